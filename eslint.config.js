@@ -1,0 +1,52 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+// Imports flow one way (STYLE.md): domain and contract depend on nothing of ours; machines and
+// workers on those two; features on all of them; app on features. Features do not import each other.
+const features = ['auth', 'signup', 'sensors', 'dashboard', 'chart', 'notifications', 'errors', 'map', 'setup', 'org-settings', 'user-settings', 'routes', 'frame'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'wasm-core/assembly/**', 'wasm-core/build/**', '.test-data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    plugins: { 'import-x': importX, 'react-hooks': reactHooks },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'react-hooks/rules-of-hooks': 'error',
+      'import-x/no-cycle': ['error', { maxDepth: 10 }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: ['./src/domain', './src/contract'], from: ['./src/app', './src/features', './machines', './workers', './server'] },
+            { target: ['./machines', './workers'], from: ['./src/app', './src/features', './server'] },
+            { target: ['./src/features'], from: ['./src/app', './server'] },
+            { target: ['./src/shared'], from: ['./src/app', './src/features', './server'] },
+            { target: ['./src', './machines', './workers', './wasm-core'], from: ['./server'] },
+            ...features.map((f) => ({
+              target: `./src/features/${f}`,
+              from: './src/features',
+              except: [`./${f}`],
+            })),
+          ],
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'react', message: 'Only src/features and src/app use React.' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/features/**', 'src/app/**', 'src/shared/**', 'tests/**', 'bench/**'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+);

@@ -1,0 +1,18 @@
+import type { Config } from './config';
+import type { Db } from './db/db';
+import type { SigningKey } from './identity/keys';
+import type { TokenSettings } from './identity/tokens';
+import type { Publisher } from './broker/publisher';
+import type { Logger } from './log';
+
+/** Everything a request handler or background job needs; built once in startServer. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  key: SigningKey;
+  tokens: TokenSettings;
+  publisher: Publisher;
+  log: Logger;
+  /** Wall clock; the simulator and tests may run it faster. */
+  now: () => number;
+}

@@ -1,0 +1,37 @@
+/** One thin query layer over PGlite (embedded) and PostgreSQL (node-postgres): same SQL, same results. */
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  /** Runs one statement with $1.. parameters and returns its rows. */
+  query<T = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs fn in one transaction; it commits when fn resolves and rolls back when it throws. */
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** First row or undefined. */
+export async function one<T = Row>(q: Queryable, sql: string, params?: unknown[]): Promise<T | undefined> {
+  const rows = await q.query<T>(sql, params);
+  return rows[0];
+}
+
+export interface OpenOptions {
+  databaseUrl?: string;
+  dataDir?: string; // PGlite directory; 'memory://' for a throw-away database
+}
+
+/** Opens PostgreSQL when a URL is given, otherwise PGlite in dataDir. */
+export async function openDb(opts: OpenOptions): Promise<Db> {
+  if (opts.databaseUrl) {
+    const { openPostgres } = await import('./postgres');
+    return openPostgres(opts.databaseUrl);
+  }
+  const { openPglite } = await import('./pglite');
+  return openPglite(opts.dataDir ?? 'memory://');
+}

@@ -1,0 +1,30 @@
+import { PGlite, types } from '@electric-sql/pglite';
+import { mkdirSync } from 'node:fs';
+import type { Db, Queryable } from './db';
+
+// bigint and numeric come back as JS numbers on both drivers (times are epoch ms, well inside 2^53).
+const parsers = {
+  [types.INT8]: (v: string) => Number(v),
+  [types.NUMERIC]: (v: string) => Number(v),
+};
+
+export async function openPglite(dataDir: string): Promise<Db> {
+  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const pg = await PGlite.create(dataDir, { parsers });
+  const wrap = (q: { query: PGlite['query'] }): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      const res = await q.query<T>(sql, params as unknown[] | undefined);
+      return res.rows;
+    },
+  });
+  const base = wrap(pg);
+  return {
+    kind: 'pglite',
+    query: base.query,
+    tx: (fn) => pg.transaction((t) => fn(wrap(t))),
+    exec: async (sql) => {
+      await pg.exec(sql);
+    },
+    close: () => pg.close(),
+  };
+}

@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '../db/db';
+
+export type Channel = 'email' | 'sms' | 'webhook';
+
+export interface EmailPayload {
+  subject: string;
+  text: string;
+  html?: string;
+  kind: string; // what it is about: verification-code, reset-code, invitation, alert-triggered, ...
+}
+
+/**
+ * Writes a delivery into the outbox inside the caller's transaction; the dispatcher delivers it
+ * after commit, so nothing is sent for a rolled-back change and nothing is lost on a crash.
+ */
+export async function enqueue(q: Queryable, channel: Channel, recipient: string, payload: object, at = Date.now()): Promise<string> {
+  const id = randomUUID();
+  await q.query('INSERT INTO outbox (id, channel, recipient, payload, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5, $5)', [
+    id,
+    channel,
+    recipient,
+    JSON.stringify(payload),
+    at,
+  ]);
+  return id;
+}
+
+export const enqueueEmail = (q: Queryable, to: string, email: EmailPayload) => enqueue(q, 'email', to.toLowerCase(), email);

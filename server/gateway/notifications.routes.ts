@@ -1,0 +1,9 @@
+import { Hono } from 'hono';
+import type { AppContext } from '../context';
+import type { GatewayEnv } from '../http/auth';
+
+export function notificationRoutes(_ctx: AppContext) {
+  const r = new Hono<GatewayEnv>();
+  return r;
+}
+

@@ -1,0 +1,14 @@
+import { Hono } from 'hono';
+import type { AppContext } from '../context';
+import type { GatewayEnv } from '../http/auth';
+
+export function publicSignupRoutes(_ctx: AppContext) {
+  const r = new Hono<GatewayEnv>();
+  return r;
+}
+
+export function userRoutes(_ctx: AppContext) {
+  const r = new Hono<GatewayEnv>();
+  return r;
+}
+

@@ -1,0 +1,63 @@
+import { Hono } from 'hono';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { AppContext } from '../context';
+import { handleError } from './errors';
+import { requireCaller, type GatewayEnv } from './auth';
+import { identityRoutes } from '../identity/endpoint';
+import { publicSignupRoutes, userRoutes } from '../gateway/users.routes';
+import { organisationRoutes } from '../gateway/organisations.routes';
+import { sensorRoutes } from '../gateway/sensors.routes';
+import { measurementRoutes } from '../gateway/measurements.routes';
+import { notificationRoutes } from '../gateway/notifications.routes';
+import { adminRoutes } from '../gateway/admin.routes';
+import { toolRoutes } from '../gateway/tools.routes';
+import { ingestRoutes } from '../ingest/ingest.routes';
+import { devRoutes } from './dev.routes';
+import { clientConfig } from './client-config';
+
+/** One port: the app, the gateway, identity, ingest and (via upgrade) MQTT over WebSocket. */
+export function createApp(ctx: AppContext) {
+  const app = new Hono();
+  app.onError(handleError);
+
+  const api = new Hono<GatewayEnv>();
+  api.get('/health', async (c) => {
+    const database = await ctx.db.query('SELECT 1').then(
+      () => 'ok',
+      () => 'down',
+    );
+    const broker = ctx.publisher.isReady() ? 'ok' : 'down';
+    const ok = database === 'ok' && broker === 'ok';
+    return c.json({ status: ok ? 'ok' : 'degraded', database, broker, driver: ctx.db.kind }, ok ? 200 : 503);
+  });
+  api.route('/', publicSignupRoutes(ctx));
+  api.use('*', requireCaller(ctx));
+  api.route('/', userRoutes(ctx));
+  api.route('/', organisationRoutes(ctx));
+  api.route('/', sensorRoutes(ctx));
+  api.route('/', measurementRoutes(ctx));
+  api.route('/', notificationRoutes(ctx));
+  api.route('/', adminRoutes(ctx));
+  api.route('/', toolRoutes(ctx));
+  api.notFound((c) => c.json({ code: 'NOT_FOUND', message: `No route ${c.req.method} ${c.req.path}` }, 404));
+
+  app.route('/api', api);
+  app.route('/identity', identityRoutes(ctx));
+  app.route('/ingest', ingestRoutes(ctx));
+  if (ctx.config.DEMO_MODE) app.route('/dev', devRoutes(ctx));
+  app.get('/config.json', (c) => c.json(clientConfig(ctx, new URL(c.req.url))));
+
+  const root = resolve(ctx.config.STATIC_DIR);
+  const indexFile = join(root, 'index.html');
+  app.use('/assets/*', serveStatic({ root, onFound: (_p, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }));
+  app.use('*', serveStatic({ root }));
+  app.get('*', (c) => {
+    // history fallback: every other GET is a client route
+    if (!existsSync(indexFile)) return c.text('The client is not built: run `npm run build` (npm start does it for you).', 503);
+    c.header('Cache-Control', 'no-cache');
+    return c.html(readFileSync(indexFile, 'utf8'));
+  });
+  return app;
+}

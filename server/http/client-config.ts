@@ -1,0 +1,25 @@
+import type { AppContext } from '../context';
+
+/** The client's runtime configuration: one build serves any deployment. */
+export function clientConfig(ctx: AppContext, requestUrl: URL) {
+  const origin = ctx.config.PUBLIC_URL ?? requestUrl.origin;
+  const wsOrigin = origin.replace(/^http/, 'ws');
+  return {
+    auth: {
+      userPoolId: ctx.config.USER_POOL_ID,
+      userPoolClientId: ctx.config.APP_CLIENT_ID,
+      userPoolEndpoint: `${origin}/identity`,
+    },
+    api: { endpoint: `${origin}/api` },
+    mqtt: { url: ctx.config.MQTT_WS_URL ?? `${wsOrigin}/mqtt` },
+    map: {
+      styles: {
+        roadmap: ctx.config.MAP_STYLE_URL ?? `${origin}/map/style.json`,
+        satellite: ctx.config.MAP_STYLE_URL ?? `${origin}/map/style.json`,
+        hybrid: ctx.config.MAP_STYLE_URL ?? `${origin}/map/style.json`,
+        terrain: ctx.config.MAP_STYLE_URL ?? `${origin}/map/style.json`,
+      },
+    },
+    demo: ctx.config.DEMO_MODE,
+  };
+}

@@ -1,0 +1,147 @@
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { randomUUID } from 'node:crypto';
+import type { Db, Queryable } from '../db/db';
+import type { SigningKey } from './keys';
+
+export interface TokenUser {
+  id: string;
+  email: string;
+  name: string;
+  email_verified: boolean;
+  is_site_admin: boolean;
+}
+
+export interface TokenSettings {
+  issuer: string; // e.g. http://localhost:8080/identity/local_demo
+  clientId: string;
+  idTokenTtl: number; // seconds
+  refreshTokenTtl: number; // seconds
+}
+
+export interface IssuedTokens {
+  IdToken: string;
+  AccessToken: string;
+  RefreshToken?: string;
+  ExpiresIn: number;
+  TokenType: 'Bearer';
+}
+
+/** Claims the gateway reads from a verified ID token. */
+export interface IdClaims {
+  sub: string;
+  email: string;
+  name?: string;
+  email_verified: boolean;
+  'cognito:groups'?: string[];
+  origin_jti: string;
+  exp: number;
+  iat: number;
+}
+
+export const SITE_ADMIN_GROUP = 'site-admins';
+
+/**
+ * Issues Cognito-shaped ID and access tokens. A new sign-in also issues a refresh token whose
+ * jti is the origin_jti of every token derived from it, so revoking it kills them all.
+ */
+export async function issueTokens(
+  q: Queryable,
+  key: SigningKey,
+  s: TokenSettings,
+  user: TokenUser,
+  originJti?: string,
+): Promise<IssuedTokens> {
+  const now = Math.floor(Date.now() / 1000);
+  const groups = user.is_site_admin ? [SITE_ADMIN_GROUP] : [];
+  let refreshToken: string | undefined;
+  if (!originJti) {
+    originJti = randomUUID();
+    refreshToken = await new SignJWT({ token_use: 'refresh', client_id: s.clientId })
+      .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
+      .setSubject(user.id)
+      .setJti(originJti)
+      .setIssuer(s.issuer)
+      .setIssuedAt(now)
+      .setExpirationTime(now + s.refreshTokenTtl)
+      .sign(key.privateKey);
+    await q.query('INSERT INTO refresh_tokens (jti, user_id, client_id, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)', [
+      originJti,
+      user.id,
+      s.clientId,
+      (now + s.refreshTokenTtl) * 1000,
+      Date.now(),
+    ]);
+  }
+  const common = { origin_jti: originJti, event_id: randomUUID(), 'cognito:groups': groups.length ? groups : undefined };
+  const idToken = await new SignJWT({
+    ...common,
+    token_use: 'id',
+    email: user.email,
+    email_verified: user.email_verified,
+    name: user.name || undefined,
+    'cognito:username': user.id,
+    auth_time: now,
+  })
+    .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
+    .setSubject(user.id)
+    .setAudience(s.clientId)
+    .setIssuer(s.issuer)
+    .setJti(randomUUID())
+    .setIssuedAt(now)
+    .setExpirationTime(now + s.idTokenTtl)
+    .sign(key.privateKey);
+  const accessToken = await new SignJWT({
+    ...common,
+    token_use: 'access',
+    client_id: s.clientId,
+    username: user.id,
+    scope: 'aws.cognito.signin.user.admin',
+    auth_time: now,
+  })
+    .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
+    .setSubject(user.id)
+    .setIssuer(s.issuer)
+    .setJti(randomUUID())
+    .setIssuedAt(now)
+    .setExpirationTime(now + s.idTokenTtl)
+    .sign(key.privateKey);
+  return { IdToken: idToken, AccessToken: accessToken, RefreshToken: refreshToken, ExpiresIn: s.idTokenTtl, TokenType: 'Bearer' };
+}
+
+export class TokenError extends Error {
+  constructor(
+    readonly reason: 'invalid' | 'expired' | 'revoked',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Verifies signature, issuer, expiry and use, then that the sign-in it came from was not revoked. */
+export async function verifyToken(
+  db: Queryable,
+  key: SigningKey,
+  s: Pick<TokenSettings, 'issuer'>,
+  token: string,
+  use: 'id' | 'access' | 'refresh',
+): Promise<IdClaims & Record<string, unknown>> {
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(token, key.publicKey, { issuer: s.issuer, algorithms: ['RS256'] }));
+  } catch (err) {
+    if (err instanceof joseErrors.JWTExpired) throw new TokenError('expired', 'Token has expired.');
+    throw new TokenError('invalid', 'Invalid token.');
+  }
+  if (payload.token_use !== use) throw new TokenError('invalid', `Not an ${use} token.`);
+  const origin = (use === 'refresh' ? payload.jti : payload.origin_jti) as string | undefined;
+  if (!origin) throw new TokenError('invalid', 'Invalid token.');
+  const rows = await db.query<{ revoked_at: number | null }>('SELECT revoked_at FROM refresh_tokens WHERE jti = $1', [origin]);
+  if (!rows[0] || rows[0].revoked_at) throw new TokenError('revoked', 'Token has been revoked.');
+  return payload as IdClaims & Record<string, unknown>;
+}
+
+/** Revokes one sign-in (RevokeToken) or all of a user's (GlobalSignOut). */
+export async function revokeSignIns(db: Db | Queryable, where: { jti: string } | { userId: string }) {
+  if ('jti' in where) await db.query('UPDATE refresh_tokens SET revoked_at = $2 WHERE jti = $1 AND revoked_at IS NULL', [where.jti, Date.now()]);
+  else await db.query('UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [where.userId, Date.now()]);
+}

@@ -1,0 +1,70 @@
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import { openDb, type Db } from './db/db';
+import { migrate } from './db/migrate';
+import { loadSigningKey } from './identity/keys';
+import { createEmbeddedBroker } from './broker/embedded';
+import { connectExternalBroker } from './broker/external';
+import { createApp } from './http/app';
+import { log as rootLog } from './log';
+import { seedDemoWorld } from './seed/demo';
+import { startBackground } from './background';
+
+export interface RunningServer {
+  ctx: AppContext;
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Starts the whole product on one port; used by main.ts, the integration tests and the e2e tests. */
+export async function startServer(config: Config, opts: { db?: Db; now?: () => number; background?: boolean } = {}): Promise<RunningServer> {
+  const log = rootLog.child({});
+  log.level = config.LOG_LEVEL;
+  const db = opts.db ?? (await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  const applied = await migrate(db);
+  if (applied.length) log.info({ applied }, 'migrations applied');
+  const key = await loadSigningKey(db);
+  const now = opts.now ?? Date.now;
+  const base = { config, db, key, log, now, tokens: { issuer: '', clientId: config.APP_CLIENT_ID, idTokenTtl: config.ID_TOKEN_TTL_SECONDS, refreshTokenTtl: 30 * 86_400 } };
+
+  const embedded = await createEmbeddedBroker(base);
+  const external = config.MQTT_URL ? await connectExternalBroker(config.MQTT_URL) : undefined;
+  const ctx: AppContext = { ...base, publisher: external ?? embedded.publisher };
+
+  if (config.SEED_DEMO) await seedDemoWorld(ctx);
+
+  const app = createApp(ctx);
+  const server = await new Promise<Server>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s as Server));
+  });
+  server.on('upgrade', (req, socket, head) => {
+    if (new URL(req.url ?? '/', 'http://x').pathname === '/mqtt') embedded.handleUpgrade(req, socket, head);
+    else socket.destroy();
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`;
+  // the issuer is the identity endpoint as the client reaches it; tokens are checked against it
+  ctx.tokens.issuer = `${config.PUBLIC_URL ?? url}/identity/${config.USER_POOL_ID}`;
+
+  const background = opts.background === false ? undefined : startBackground(ctx);
+
+  return {
+    ctx,
+    url,
+    port,
+    async stop() {
+      await background?.stop();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections?.();
+      });
+      await embedded.publisher.close();
+      await external?.close();
+      if (!opts.db) await db.close();
+    },
+  };
+}

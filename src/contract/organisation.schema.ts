@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/** Organisation roles (numeric, as the gateway sends them). */
+export const ROLES = { NO_ROLE: 0, MEMBER: 1, ADMIN: 2, OWNER: 3, METER_READER: 4 } as const;
+export const roleSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
+export type Role = z.infer<typeof roleSchema>;
+
+export const notificationRuleSchema = z.object({ email: z.boolean(), sms: z.boolean() });
+
+export const organisationSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  role: roleSchema,
+  measurementUnit: z.enum(['Metres', 'Inches']),
+  locale: z.object({ timezone: z.string(), country: z.string() }),
+  features: z.object({ isFuel: z.boolean(), liveMode: z.boolean(), meterReading: z.boolean() }),
+  restApi: z.object({ key: z.string(), token: z.string() }).nullable().optional(),
+  defaultNotificationRule: notificationRuleSchema,
+  notificationSettings: z.object({ alertAssert: notificationRuleSchema, alertClear: notificationRuleSchema }),
+});
+export type Organisation = z.infer<typeof organisationSchema>;
+
+export const organisationListSchema = z.object({ organisations: z.array(organisationSchema) });

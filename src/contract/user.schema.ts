@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+export const timeDisplaySchema = z.enum(['Friendly', 'AmericanLocal']);
+
+/** GET /users/current-v2 */
+export const currentUserSchema = z.object({
+  cognitoIdentityId: z.string(),
+  email: z.string(),
+  name: z.string(),
+  mobile: z.string().nullable(),
+  emailVerified: z.boolean(),
+  isSiteAdmin: z.boolean(),
+  displaySettings: z.object({ timeDisplay: timeDisplaySchema }),
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+/** Spec 5: serial trimmed, upper-cased, 6 or 8 hex. */
+export const serialSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^([0-9A-F]{6}|[0-9A-F]{8})$/);
+/** Spec 5: claim code trimmed, lower-cased, 8-4-4-4-12 hex. */
+export const claimCodeSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+
+export const claimSensorRequestSchema = z.object({ serial: z.string(), claimCode: z.string() });
+export const signupRequestSchema = z.object({
+  email: z.string(),
+  password: z.string(),
+  serial: z.string(),
+  claimCode: z.string(),
+  organisationName: z.string(),
+  name: z.string(),
+});
+export type SignupRequest = z.infer<typeof signupRequestSchema>;

@@ -1,0 +1,83 @@
+import type { z } from 'zod';
+import { apiErrorSchema } from '../contract/error.schema';
+
+/** Where the gateway is and how to get the caller's ID token; set once at the app edge. */
+export interface GatewayConfig {
+  endpoint: string; // e.g. http://localhost:8080/api
+  getIdToken: () => Promise<string | undefined>;
+}
+
+let gateway: GatewayConfig = { endpoint: '/api', getIdToken: async () => undefined };
+
+export function configureGateway(cfg: GatewayConfig) {
+  gateway = cfg;
+}
+
+export const NOT_LOGGED_IN = 'User is not logged in';
+export const FAILED_TO_FETCH = 'Failed to fetch';
+
+/** A non-2xx gateway answer (or no answer): code from the body, message the server's text. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface CallOptions<T> {
+  query?: Record<string, string | number | boolean | undefined | null>;
+  body?: unknown;
+  schema?: z.ZodType<T>;
+  signal?: AbortSignal;
+  /** Unsigned calls (claim-sensor, signup) go without a token. */
+  unsigned?: boolean;
+}
+
+/** Calls the gateway: adds the ID token, drops undefined query values, validates the answer. */
+export async function call<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, opts: CallOptions<T> = {}): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (!opts.unsigned) {
+    const token = await gateway.getIdToken();
+    if (!token) throw new ApiError(0, 'NOT_LOGGED_IN', NOT_LOGGED_IN);
+    headers.Authorization = token;
+  }
+  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  const url = new URL(gateway.endpoint.replace(/\/$/, '') + path, globalThis.location?.href ?? 'http://localhost');
+  for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
+  let res: Response;
+  try {
+    res = await fetch(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: opts.signal });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError(0, 'NETWORK_ERROR', FAILED_TO_FETCH);
+  }
+  const text = await res.text();
+  if (!res.ok) {
+    let code = `HTTP_${res.status}`;
+    let message = text;
+    try {
+      const parsed = apiErrorSchema.safeParse(JSON.parse(text));
+      if (parsed.success) ({ code, message } = parsed.data);
+    } catch {
+      /* the response text is the message */
+    }
+    throw new ApiError(res.status, code, message);
+  }
+  const json = text ? JSON.parse(text) : undefined;
+  return opts.schema ? opts.schema.parse(json) : (json as T);
+}
+
+export const api = {
+  get: <T>(path: string, opts?: CallOptions<T>) => call<T>('GET', path, opts),
+  post: <T>(path: string, body?: unknown, opts?: CallOptions<T>) => call<T>('POST', path, { ...opts, body }),
+  put: <T>(path: string, body?: unknown, opts?: CallOptions<T>) => call<T>('PUT', path, { ...opts, body }),
+  patch: <T>(path: string, body?: unknown, opts?: CallOptions<T>) => call<T>('PATCH', path, { ...opts, body }),
+  delete: <T>(path: string, body?: unknown, opts?: CallOptions<T>) => call<T>('DELETE', path, { ...opts, body }),
+};
+
+/** The current ID token, for the data worker and the MQTT connection. */
+export const getIdToken = () => gateway.getIdToken();
+export const gatewayEndpoint = () => gateway.endpoint;

@@ -1,0 +1,34 @@
+import { createContext, useContext } from 'react';
+import type { Organisation } from '../contract/organisation.schema';
+import type { CurrentUser } from '../contract/user.schema';
+
+/** The signed-in frame every organisation page renders inside (provided by src/app). */
+export interface Session {
+  user: CurrentUser;
+  organisations: Organisation[];
+  /** The organisation of the current /org/:orgSlug path. */
+  org: Organisation;
+  /** '/org/{slug}' */
+  orgPath: string;
+  /** Runtime configuration from /config.json. */
+  config: ClientConfig;
+  signOut(): void;
+  /** Re-reads the sensors, organisations etc. after a change. */
+  refreshOrganisations(): Promise<void>;
+}
+
+export interface ClientConfig {
+  auth: { userPoolId: string; userPoolClientId: string; userPoolEndpoint: string };
+  api: { endpoint: string };
+  mqtt: { url: string };
+  map: { styles: Record<'roadmap' | 'satellite' | 'hybrid' | 'terrain', string> };
+  demo: boolean;
+}
+
+export const SessionContext = createContext<Session | null>(null);
+
+export function useSession(): Session {
+  const s = useContext(SessionContext);
+  if (!s) throw new Error('useSession outside the organisation frame');
+  return s;
+}

@@ -1,0 +1,63 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Queryable } from '../../server/db/db';
+import { hashDeviceKey } from '../../server/ingest/uplink';
+
+/** Small builders for server tests. Passwords are not hashed here: tests sign in through tokenFor. */
+export async function makeUser(q: Queryable, over: Partial<{ email: string; name: string; isSiteAdmin: boolean; mobile: string | null }> = {}) {
+  const id = randomUUID();
+  const email = over.email ?? `user-${id.slice(0, 8)}@test.local`;
+  await q.query(
+    `INSERT INTO users (id, email, name, mobile, password_hash, email_verified, is_site_admin, profile_created, created_at)
+     VALUES ($1, $2, $3, $4, 'x', true, $5, true, $6)`,
+    [id, email, over.name ?? 'Test User', over.mobile ?? null, over.isSiteAdmin ?? false, Date.now()],
+  );
+  return { id, email };
+}
+
+export async function makeOrg(q: Queryable, over: Partial<{ name: string; features: Record<string, boolean> }> = {}) {
+  const id = randomUUID();
+  const name = over.name ?? `Org ${id.slice(0, 6)}`;
+  await q.query(`INSERT INTO organisations (id, slug, name, features, created_at) VALUES ($1, $2, $3, $4, $5)`, [
+    id,
+    name.toLowerCase().replace(/[^a-z0-9]+/g, '-') + '-' + id.slice(0, 4),
+    name,
+    JSON.stringify({ isFuel: false, liveMode: true, meterReading: false, ...over.features }),
+    Date.now(),
+  ]);
+  return { id, name };
+}
+
+export async function addMember(q: Queryable, orgId: string, userId: string, role: 1 | 2 | 3 | 4) {
+  await q.query('INSERT INTO memberships (org_id, user_id, role, created_at) VALUES ($1, $2, $3, $4)', [orgId, userId, role, Date.now()]);
+}
+
+export async function makeSensor(
+  q: Queryable,
+  orgId: string | null,
+  over: Partial<{ serial: string; name: string; sensorType: string; radio: string; claimCode: string; alarms: unknown; displayInfo: unknown; config: unknown }> = {},
+) {
+  const id = randomUUID();
+  const serial = over.serial ?? randomBytes(4).toString('hex').toUpperCase();
+  const deviceKey = randomBytes(16).toString('hex');
+  const claimCode = over.claimCode ?? [8, 4, 4, 4, 12].map((n) => randomBytes(n / 2).toString('hex')).join('-');
+  await q.query(
+    `INSERT INTO sensors (id, serial, claim_code, device_key_hash, org_id, name, sensor_type, radio, alarms, display_info, config, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9, '{}'::jsonb), COALESCE($10, '{"referenceLines":[],"offsetMeasurement":3000}'::jsonb),
+             COALESCE($11, '{"schedulerEnabled":true,"measurementInterval":5,"transmissionInterval":30}'::jsonb), $12)`,
+    [
+      id,
+      serial,
+      claimCode,
+      hashDeviceKey(deviceKey),
+      orgId,
+      over.name ?? `Sensor ${serial}`,
+      over.sensorType ?? 'LS1',
+      JSON.stringify({ type: over.radio ?? 'cellular' }),
+      over.alarms ? JSON.stringify(over.alarms) : null,
+      over.displayInfo ? JSON.stringify(over.displayInfo) : null,
+      over.config ? JSON.stringify(over.config) : null,
+      Date.now(),
+    ],
+  );
+  return { id, serial, deviceKey, claimCode };
+}

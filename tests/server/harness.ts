@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { loadConfig, type Config } from '../../server/config';
+import { openDb, type Db } from '../../server/db/db';
+import { startServer, type RunningServer } from '../../server/start';
+import { issueTokens } from '../../server/identity/tokens';
+
+/** Drivers every server test runs on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export const testDrivers: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+/** A fresh, empty database of the given driver; PostgreSQL gets a throw-away database of its own. */
+export async function freshDb(driver: 'pglite' | 'postgres'): Promise<{ db: Db; drop(): Promise<void> }> {
+  if (driver === 'pglite') {
+    const db = await openDb({ dataDir: 'memory://' });
+    return { db, drop: () => db.close() };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const name = `tw_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openDb({ databaseUrl: url.toString() });
+  return {
+    db,
+    async drop() {
+      await db.close();
+      const a = new pg.Client({ connectionString: adminUrl });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+export interface TestServer extends RunningServer {
+  /** Calls the gateway as the given user (or unsigned with token null). */
+  api(path: string, init?: RequestInit & { token?: string | null; json?: unknown }): Promise<Response>;
+  /** Mints an ID token for a user id, as sign-in would. */
+  tokenFor(userId: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Starts the real server on a free port over a fresh database of the driver. */
+export async function startTestServer(
+  driver: 'pglite' | 'postgres',
+  env: Record<string, string> = {},
+  opts: { now?: () => number; background?: boolean } = {},
+): Promise<TestServer> {
+  const { db, drop } = await freshDb(driver);
+  const config: Config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', SIMULATOR: 'false', LOG_LEVEL: 'warn', ...env });
+  const server = await startServer(config, { db, background: opts.background ?? false, now: opts.now });
+  const tokenFor = async (userId: string) => {
+    const u = (await db.query<{ id: string; email: string; name: string; email_verified: boolean; is_site_admin: boolean }>('SELECT * FROM users WHERE id = $1', [userId]))[0];
+    if (!u) throw new Error(`no user ${userId}`);
+    return (await issueTokens(db, server.ctx.key, server.ctx.tokens, u)).IdToken;
+  };
+  return {
+    ...server,
+    tokenFor,
+    api(path, init = {}) {
+      const headers = new Headers(init.headers);
+      if (init.token) headers.set('Authorization', init.token);
+      let body = init.body;
+      if (init.json !== undefined) {
+        headers.set('Content-Type', 'application/json');
+        body = JSON.stringify(init.json);
+      }
+      return fetch(`${server.url}/api${path}`, { ...init, headers, body });
+    },
+    async close() {
+      await server.stop();
+      await drop();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import wasm from 'vite-plugin-wasm';
+
+// The app is served by the product's own server (server/main.ts) from dist/.
+// In `vite dev` the API, identity, MQTT and ingest paths are proxied to it.
+const backend = process.env.BACKEND_URL ?? 'http://localhost:8080';
+
+export default defineConfig({
+  plugins: [react(), wasm()],
+  worker: { format: 'es', plugins: () => [wasm()] },
+  build: { target: 'es2022', outDir: process.env.VITE_OUT_DIR ?? 'dist', sourcemap: true, chunkSizeWarningLimit: 4000 },
+  server: {
+    proxy: {
+      '/api': backend,
+      '/identity': backend,
+      '/config.json': backend,
+      '/ingest': backend,
+      '/dev': backend,
+      '/mqtt': { target: backend.replace(/^http/, 'ws'), ws: true },
+    },
+  },
+});
