@@ -13,6 +13,7 @@ import { measurementRoutes } from '../gateway/measurements.routes';
 import { notificationRoutes } from '../gateway/notifications.routes';
 import { adminRoutes } from '../gateway/admin.routes';
 import { toolRoutes } from '../gateway/tools.routes';
+import { liveRoutes } from '../gateway/live.routes';
 import { ingestRoutes } from '../ingest/ingest.routes';
 import { devRoutes } from './dev.routes';
 import { clientConfig } from './client-config';
@@ -41,6 +42,7 @@ export function createApp(ctx: AppContext) {
   api.route('/', notificationRoutes(ctx));
   api.route('/', adminRoutes(ctx));
   api.route('/', toolRoutes(ctx));
+  api.route('/', liveRoutes(ctx));
   api.notFound((c) => c.json({ code: 'NOT_FOUND', message: `No route ${c.req.method} ${c.req.path}` }, 404));
 
   app.route('/api', api);

@@ -1,0 +1,34 @@
+import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+const scrypt = (pw: string, salt: Buffer, len: number, opts: ScryptOptions) =>
+  new Promise<Buffer>((resolve, reject) => scryptCb(pw, salt, len, opts, (err, key) => (err ? reject(err) : resolve(key))));
+
+// OWASP Password Storage Cheat Sheet: scrypt with N=2^17, r=8, p=1 (memory-hard, ~128 MiB).
+const PARAMS = { N: 2 ** 17, r: 8, p: 1 };
+const KEYLEN = 32;
+const MAXMEM = 256 * 1024 * 1024;
+
+/** Hashes a password as `scrypt$N$r$p$salt$hash` (base64) so parameters can be raised later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password.normalize('NFKC'), salt, KEYLEN, { ...PARAMS, maxmem: MAXMEM });
+  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+/** Constant-time check of a password against a stored hash; false for any malformed hash. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [alg, n, r, p, salt, hash] = stored.split('$');
+  if (alg !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const key = await scrypt(password.normalize('NFKC'), Buffer.from(salt, 'base64'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: MAXMEM,
+  });
+  return timingSafeEqual(key, expected);
+}
+
+/** A hash of a random password: verifying against it costs the same as a real one (no user enumeration by timing). */
+let dummy: Promise<string> | undefined;
+export const dummyHash = () => (dummy ??= hashPassword(randomBytes(12).toString('hex')));

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/**
+ * GET /organisations/{orgId}/sensors/{sensorId}/measurements
+ * query: order (asc|desc, default asc), startTime, endTime (epoch ms, inclusive), start (paging cursor from `next`),
+ * format (rows|columns, default rows: the documented shape; columns is the compact column-wise shape).
+ */
+export const measurementQuerySchema = z.object({
+  order: z.enum(['asc', 'desc']).default('asc'),
+  startTime: z.coerce.number().int().min(0),
+  endTime: z.coerce.number().int().min(0),
+  start: z.string().optional(),
+  format: z.enum(['rows', 'columns']).default('rows'),
+  limit: z.coerce.number().int().min(1).max(100_000).optional(),
+});
+export type MeasurementQuery = z.infer<typeof measurementQuerySchema>;
+
+export const measurementSchema = z.object({ time: z.number(), rawDistance: z.number(), betaRawDistance: z.number().nullable().optional() });
+export type Measurement = z.infer<typeof measurementSchema>;
+
+export const measurementPageSchema = z.object({ measurements: z.array(measurementSchema), next: z.string().nullable() });
+export const measurementColumnsPageSchema = z.object({
+  columns: z.object({ time: z.array(z.number()), rawDistance: z.array(z.number()), betaRawDistance: z.array(z.number().nullable()) }),
+  next: z.string().nullable(),
+});
+export type MeasurementColumnsPage = z.infer<typeof measurementColumnsPageSchema>;
+
+export const measurementErrorSchema = z.object({ id: z.string(), code: z.string(), time: z.number() });
+export const measurementErrorPageSchema = z.object({ measurementErrors: z.array(measurementErrorSchema), next: z.string().nullable() });

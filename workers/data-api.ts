@@ -1,0 +1,75 @@
+import type { ConversionConfig } from '../src/contract/sensor.schema';
+
+/**
+ * The data worker's interface (Comlink). The main thread never parses measurement JSON: the
+ * worker fetches, parses, stores (WASM linear memory), converts and downsamples, and hands back
+ * typed arrays as transferables.
+ */
+export type DataMode = 'level' | 'flow' | 'volume';
+
+export interface SeriesTarget {
+  orgId: string;
+  sensorId: string;
+}
+
+export interface LoadRequest extends SeriesTarget {
+  startTime: number; // epoch ms
+  endTime: number; // epoch ms
+}
+
+export interface LoadProgress {
+  chunksDone: number;
+  chunksTotal: number;
+  points: number;
+}
+
+export interface LoadResult {
+  points: number; // points held for the sensor in the requested range
+  firstTime: number | null;
+  lastTime: number | null;
+}
+
+export interface ViewRequest extends SeriesTarget {
+  startTime: number;
+  endTime: number;
+  widthPx: number; // chart plot width in CSS pixels (M4 buckets)
+  mode: DataMode;
+  offsetMm: number | null; // displayInfo.offsetMeasurement; level (m) = (offset - distance) / 1000
+  conversion: ConversionConfig | null;
+  unit: 'Metres' | 'Inches';
+}
+
+export interface ViewResult {
+  time: Float64Array; // epoch seconds (uPlot's x)
+  value: Float64Array; // metres / inches, l/s or l
+  min: number;
+  max: number;
+  rawPoints: number; // full-resolution points inside the window
+}
+
+export interface ExportRequest extends SeriesTarget {
+  startTime: number;
+  endTime: number;
+  mode: DataMode;
+  offsetMm: number | null;
+  conversion: ConversionConfig | null;
+  unit: 'Metres' | 'Inches';
+  format: 'Default' | 'DD/MM/YYYY HH:mm:ss' | 'ISO8601 local' | 'ISO8601 UTC';
+  timeZone: string; // organisation time zone, e.g. Pacific/Auckland
+  sensorName: string;
+}
+
+export interface DataWorkerApi {
+  /** apiBase e.g. http://localhost:8080/api; the token is refreshed by the caller via setToken. */
+  configure(opts: { apiBase: string; token: string }): void;
+  setToken(token: string): void;
+  /** Fetches the range in ~15-day chunks (6 in flight), merging into the sensor's store. */
+  load(req: LoadRequest, onProgress?: (p: LoadProgress) => void): Promise<LoadResult>;
+  /** Appends live points (from MQTT) to the store. */
+  append(target: SeriesTarget, points: { time: number; rawDistance: number }[]): void;
+  /** Downsampled, converted view of a window of what is held (no refetch). */
+  view(req: ViewRequest): Promise<ViewResult>;
+  /** CSV of the full-resolution range, formatted in the worker. */
+  exportCsv(req: ExportRequest): Promise<{ filename: string; csv: string }>;
+  clear(target?: SeriesTarget): void;
+}
