@@ -29,7 +29,7 @@ export async function startServer(config: Config, opts: { db?: Db; now?: () => n
   if (applied.length) log.info({ applied }, 'migrations applied');
   const key = await loadSigningKey(db);
   const now = opts.now ?? Date.now;
-  const base = { config, db, key, log, now, tokens: { issuer: '', clientId: config.APP_CLIENT_ID, idTokenTtl: config.ID_TOKEN_TTL_SECONDS, refreshTokenTtl: 30 * 86_400 } };
+  const base = { config, db, key, log, now, tokens: { issuer: '', clientId: config.APP_CLIENT_ID, idTokenTtl: config.ID_TOKEN_TTL_SECONDS, refreshTokenTtl: 30 * 86_400, now } };
 
   const embedded = await createEmbeddedBroker(base);
   const external = config.MQTT_URL ? await connectExternalBroker(config.MQTT_URL) : undefined;

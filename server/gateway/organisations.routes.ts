@@ -1,9 +1,60 @@
 import { Hono } from 'hono';
 import type { AppContext } from '../context';
-import type { GatewayEnv } from '../http/auth';
+import { MANAGERS, ROLE, requireMember, type GatewayEnv } from '../http/auth';
+import { organisationListSchema, type Organisation } from '../../src/contract/organisation.schema';
+import { inviteQuerySchema, inviteRequestSchema, resendInviteRequestSchema } from '../../src/contract/invitation.schema';
+import { inviteMember, resendInvitation } from '../identity/invite';
 
-export function organisationRoutes(_ctx: AppContext) {
-  const r = new Hono<GatewayEnv>();
-  return r;
+interface OrgRow {
+  id: string;
+  slug: string;
+  name: string;
+  role: Organisation['role'];
+  measurement_unit: Organisation['measurementUnit'];
+  locale: Organisation['locale'];
+  features: Partial<Organisation['features']>;
+  rest_api: { key: string; token: string } | null;
+  default_notification_rule: Organisation['defaultNotificationRule'];
+  notification_settings: Organisation['notificationSettings'];
 }
 
+/** A row of the caller's organisations as the contract gives it; REST credentials only for managers. */
+export const toOrganisation = (r: OrgRow): Organisation => ({
+  id: r.id,
+  slug: r.slug,
+  name: r.name,
+  role: r.role,
+  measurementUnit: r.measurement_unit,
+  locale: r.locale,
+  features: { isFuel: false, liveMode: false, meterReading: false, ...r.features },
+  restApi: r.role === ROLE.ADMIN || r.role === ROLE.OWNER ? r.rest_api : null,
+  defaultNotificationRule: r.default_notification_rule,
+  notificationSettings: r.notification_settings,
+});
+
+export function organisationRoutes(ctx: AppContext) {
+  const r = new Hono<GatewayEnv>();
+
+  r.get('/organisations', async (c) => {
+    const rows = await ctx.db.query<OrgRow>(
+      `SELECT o.id, o.slug, o.name, m.role, o.measurement_unit, o.locale, o.features, o.rest_api,
+              o.default_notification_rule, o.notification_settings
+       FROM memberships m JOIN organisations o ON o.id = m.org_id
+       WHERE m.user_id = $1 ORDER BY lower(o.name), o.id`,
+      [c.get('caller').id],
+    );
+    return c.json(organisationListSchema.parse({ organisations: rows.map(toOrganisation) }));
+  });
+
+  r.post('/organisations/:orgId/invite', async (c) => {
+    const orgId = c.req.param('orgId');
+    await requireMember(ctx, c, orgId, MANAGERS);
+    const { resend } = inviteQuerySchema.parse(c.req.query());
+    const origin = ctx.config.PUBLIC_URL ?? new URL(c.req.url).origin;
+    const inviterId = c.get('caller').id;
+    const json = await c.req.json();
+    if (resend === 'true') return c.json(await resendInvitation(ctx, orgId, inviterId, resendInviteRequestSchema.parse(json).email, origin));
+    return c.json(await inviteMember(ctx, orgId, inviterId, inviteRequestSchema.parse(json), origin));
+  });
+  return r;
+}

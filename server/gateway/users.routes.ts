@@ -1,14 +1,113 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import type { AppContext } from '../context';
-import type { GatewayEnv } from '../http/auth';
+import { MANAGERS, type GatewayEnv } from '../http/auth';
+import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
+import { claimSensorRequestSchema, signupRequestSchema } from '../../src/contract/user.schema';
+import { createSelfRequestSchema, currentUserQuerySchema, updateUserRequestSchema, userLookupQuerySchema } from '../../src/contract/account.schema';
+import { checkEmail, checkName, normaliseEmail } from '../../src/domain/sign-up-rules';
+import { one } from '../db/db';
+import { findUserById, findUserByUsername, type UserRow } from '../identity/identity-users';
+import { checkClaim, signUpWithSensor } from '../identity/sign-up';
+import { fixedWindowLimiter } from '../identity/rate-limit';
+import { normaliseMobile, toCurrentUser } from '../identity/profile';
 
-export function publicSignupRoutes(_ctx: AppContext) {
+const publicOrigin = (ctx: AppContext, c: Context) => ctx.config.PUBLIC_URL ?? new URL(c.req.url).origin;
+const clientAddress = (c: Context) => {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+};
+
+/** Unsigned: claim check and sign-up (monitoring-client 7). Lightly rate-limited per client address. */
+export function publicSignupRoutes(ctx: AppContext) {
   const r = new Hono<GatewayEnv>();
+  const allow = fixedWindowLimiter(30, 60_000, ctx.now);
+  const limit = (c: Context) => {
+    if (!allow(clientAddress(c))) throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many attempts, please try again later');
+  };
+
+  r.post('/claim-sensor', async (c) => {
+    limit(c);
+    const body = claimSensorRequestSchema.parse(await c.req.json());
+    return c.json(await checkClaim(ctx.db, body));
+  });
+
+  r.post('/signup', async (c) => {
+    limit(c);
+    const body = signupRequestSchema.parse(await c.req.json());
+    return c.json(await signUpWithSensor(ctx, body, publicOrigin(ctx, c)));
+  });
   return r;
 }
 
-export function userRoutes(_ctx: AppContext) {
-  const r = new Hono<GatewayEnv>();
-  return r;
+async function callerRow(ctx: AppContext, c: Context<GatewayEnv>): Promise<UserRow> {
+  const user = await findUserById(ctx.db, c.get('caller').id);
+  if (!user) throw notFound('USER_NOT_FOUND', 'User not found.');
+  return user;
 }
 
+/** The signed-in user's own profile (organisation-and-routes 7.1). */
+export function userRoutes(ctx: AppContext) {
+  const r = new Hono<GatewayEnv>();
+
+  // idempotent: the profile of an account made by sign-up or invitation already exists
+  r.post('/create-self', async (c) => {
+    const text = await c.req.text();
+    const body = createSelfRequestSchema.parse(text ? JSON.parse(text) : {});
+    const user = await callerRow(ctx, c);
+    if (!user.profile_created) {
+      const name = body.name !== undefined ? checkName(body.name) : undefined;
+      if (name && !name.ok) throw badRequest(name.error.code, name.error.message);
+      await ctx.db.query('UPDATE users SET profile_created = true, name = COALESCE($2, name) WHERE id = $1', [user.id, name?.ok ? name.value : null]);
+    }
+    return c.json(toCurrentUser((await findUserById(ctx.db, user.id))!));
+  });
+
+  r.get('/users/current-v2', async (c) => {
+    const { email } = currentUserQuerySchema.parse(c.req.query());
+    const user = await callerRow(ctx, c);
+    const asked = normaliseEmail(email);
+    if (asked !== user.email && asked !== c.get('caller').email.toLowerCase()) throw forbidden('You can only read your own profile.');
+    if (!user.profile_created) throw notFound('USER_NOT_FOUND', 'User not found.');
+    return c.json(toCurrentUser(user));
+  });
+
+  r.patch('/users/:memberId', async (c) => {
+    const caller = c.get('caller');
+    if (c.req.param('memberId') !== caller.id) throw forbidden('You can only change your own profile.');
+    const body = updateUserRequestSchema.parse(await c.req.json());
+    if ('displaySettings' in body) {
+      await ctx.db.query('UPDATE users SET display_settings = $2 WHERE id = $1', [caller.id, JSON.stringify(body.displaySettings)]);
+    } else {
+      const name = body.name !== undefined ? checkName(body.name) : undefined;
+      if (name && !name.ok) throw badRequest(name.error.code, name.error.message);
+      let mobile: string | null | undefined = undefined;
+      if (body.mobile === null || body.mobile?.trim() === '') mobile = null;
+      else if (body.mobile !== undefined) {
+        mobile = normaliseMobile(body.mobile);
+        if (!mobile) throw badRequest('INVALID_MOBILE', 'Invalid mobile phone number');
+      }
+      await ctx.db.query(
+        `UPDATE users SET name = COALESCE($2, name), mobile = CASE WHEN $3::boolean THEN $4 ELSE mobile END WHERE id = $1`,
+        [caller.id, name?.ok ? name.value : null, mobile !== undefined, mobile ?? null],
+      );
+    }
+    return c.json(toCurrentUser(await callerRow(ctx, c)));
+  });
+
+  // the invite form looks up an existing account by email; only managers may ask
+  r.get('/users', async (c) => {
+    const { email } = userLookupQuerySchema.parse(c.req.query());
+    const manager = await one(ctx.db, 'SELECT 1 FROM memberships WHERE user_id = $1 AND role = ANY($2::smallint[]) LIMIT 1', [c.get('caller').id, [...MANAGERS]]);
+    if (!manager) throw forbidden();
+    const checked = checkEmail(email);
+    if (!checked.ok) throw badRequest(checked.error.code, checked.error.message);
+    const user = await findUserByUsername(ctx.db, checked.value);
+    if (!user) throw notFound('USER_NOT_FOUND', 'User not found.');
+    return c.json({ user: { cognitoIdentityId: user.id, email: user.email, name: user.name, mobile: user.mobile } });
+  });
+  return r;
+}

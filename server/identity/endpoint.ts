@@ -1,10 +1,92 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { ZodError } from 'zod';
 import type { AppContext } from '../context';
+import { CognitoError, errors } from './cognito-errors';
+import type { OpContext, Operation } from './op-context';
+import { globalSignOut, getTokensFromRefreshToken, initiateAuth, respondToAuthChallenge, revokeToken } from './sign-in.ops';
+import { changePassword, confirmForgotPassword, forgotPassword } from './password.ops';
+import {
+  confirmSignUp,
+  getUser,
+  getUserAttributeVerificationCode,
+  resendConfirmationCode,
+  signUp,
+  updateUserAttributes,
+  verifyUserAttribute,
+} from './account.ops';
 
-/** Cognito user pool JSON API (X-Amz-Target: AWSCognitoIdentityProviderService.<Op>). */
+const TARGET_PREFIX = 'AWSCognitoIdentityProviderService.';
+const CONTENT_TYPE = 'application/x-amz-json-1.1';
+
+/** Every user pool operation aws-amplify v6 calls in this product, by X-Amz-Target name. */
+const operations: Record<string, Operation> = {
+  InitiateAuth: initiateAuth,
+  RespondToAuthChallenge: respondToAuthChallenge,
+  GetTokensFromRefreshToken: getTokensFromRefreshToken,
+  GlobalSignOut: globalSignOut,
+  RevokeToken: revokeToken,
+  SignUp: signUp,
+  ConfirmSignUp: confirmSignUp,
+  ResendConfirmationCode: resendConfirmationCode,
+  ForgotPassword: forgotPassword,
+  ConfirmForgotPassword: confirmForgotPassword,
+  ChangePassword: changePassword,
+  GetUser: getUser,
+  UpdateUserAttributes: updateUserAttributes,
+  GetUserAttributeVerificationCode: getUserAttributeVerificationCode,
+  VerifyUserAttribute: verifyUserAttribute,
+};
+
+// Amplify parses every answer as JSON, errors included: always a JSON body in Cognito's content type.
+const answer = (c: Context, body: object, status: 200 | 400 | 500) =>
+  c.body(JSON.stringify(body), status, { 'Content-Type': CONTENT_TYPE, 'Cache-Control': 'no-store' });
+
+const failure = (c: Context, err: CognitoError) => answer(c, { __type: err.type, message: err.message }, 400);
+
+/** Cognito user pool JSON API (X-Amz-Target: AWSCognitoIdentityProviderService.<Op>) and its JWKS. */
 export function identityRoutes(ctx: AppContext) {
   const r = new Hono();
   r.get('/.well-known/jwks.json', (c) => c.json({ keys: [ctx.key.publicJwk] }));
   r.get('/:pool/.well-known/jwks.json', (c) => c.json({ keys: [ctx.key.publicJwk] }));
+
+  const handle = async (c: Context) => {
+    const target = c.req.header('x-amz-target') ?? '';
+    const name = target.startsWith(TARGET_PREFIX) ? target.slice(TARGET_PREFIX.length) : target;
+    const operation = Object.hasOwn(operations, name) ? operations[name] : undefined;
+    if (!operation) return failure(c, errors.unknownOperation(name || '(missing X-Amz-Target)'));
+    let body: unknown;
+    try {
+      // any content type: Amplify sends application/x-amz-json-1.1, curl users often send nothing
+      const raw = await c.req.text();
+      body = raw ? JSON.parse(raw) : {};
+    } catch {
+      return failure(c, errors.invalidParameter('The request body is not valid JSON.'));
+    }
+    const op: OpContext = {
+      app: ctx,
+      origin: ctx.config.PUBLIC_URL ?? new URL(c.req.url).origin,
+      now: ctx.now(),
+      tokens: { ...ctx.tokens, now: ctx.now },
+    };
+    try {
+      const result = await operation(op, body);
+      ctx.log.debug({ op: name }, 'identity operation');
+      return answer(c, result, 200);
+    } catch (err) {
+      if (err instanceof CognitoError) {
+        ctx.log.info({ op: name, error: err.type }, 'identity operation refused');
+        return failure(c, err);
+      }
+      if (err instanceof ZodError) {
+        const first = err.issues[0];
+        return failure(c, errors.invalidParameter(`${first?.path.join('.') || 'request'}: ${first?.message ?? 'invalid value'}`));
+      }
+      ctx.log.error({ op: name, err }, 'identity operation failed');
+      return answer(c, { __type: 'InternalErrorException', message: 'Internal error.' }, 500);
+    }
+  };
+  r.post('/', handle);
+  // a configured endpoint with a trailing slash (or a pool path) reaches the same API
+  r.post('/*', handle);
   return r;
 }

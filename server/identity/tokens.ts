@@ -16,6 +16,8 @@ export interface TokenSettings {
   clientId: string;
   idTokenTtl: number; // seconds
   refreshTokenTtl: number; // seconds
+  /** Clock in epoch ms (defaults to Date.now); the identity endpoint passes the server's clock so tests need no sleeps. */
+  now?: () => number;
 }
 
 export interface IssuedTokens {
@@ -51,7 +53,8 @@ export async function issueTokens(
   user: TokenUser,
   originJti?: string,
 ): Promise<IssuedTokens> {
-  const now = Math.floor(Date.now() / 1000);
+  const nowMs = s.now?.() ?? Date.now();
+  const now = Math.floor(nowMs / 1000);
   const groups = user.is_site_admin ? [SITE_ADMIN_GROUP] : [];
   let refreshToken: string | undefined;
   if (!originJti) {
@@ -69,7 +72,7 @@ export async function issueTokens(
       user.id,
       s.clientId,
       (now + s.refreshTokenTtl) * 1000,
-      Date.now(),
+      nowMs,
     ]);
   }
   const common = { origin_jti: originJti, event_id: randomUUID(), 'cognito:groups': groups.length ? groups : undefined };
@@ -121,13 +124,14 @@ export class TokenError extends Error {
 export async function verifyToken(
   db: Queryable,
   key: SigningKey,
-  s: Pick<TokenSettings, 'issuer'>,
+  s: Pick<TokenSettings, 'issuer' | 'now'>,
   token: string,
   use: 'id' | 'access' | 'refresh',
 ): Promise<IdClaims & Record<string, unknown>> {
   let payload: Record<string, unknown>;
   try {
-    ({ payload } = await jwtVerify(token, key.publicKey, { issuer: s.issuer, algorithms: ['RS256'] }));
+    const currentDate = s.now ? new Date(s.now()) : undefined;
+    ({ payload } = await jwtVerify(token, key.publicKey, { issuer: s.issuer, algorithms: ['RS256'], currentDate }));
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired) throw new TokenError('expired', 'Token has expired.');
     throw new TokenError('invalid', 'Invalid token.');
@@ -141,7 +145,7 @@ export async function verifyToken(
 }
 
 /** Revokes one sign-in (RevokeToken) or all of a user's (GlobalSignOut). */
-export async function revokeSignIns(db: Db | Queryable, where: { jti: string } | { userId: string }) {
-  if ('jti' in where) await db.query('UPDATE refresh_tokens SET revoked_at = $2 WHERE jti = $1 AND revoked_at IS NULL', [where.jti, Date.now()]);
-  else await db.query('UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [where.userId, Date.now()]);
+export async function revokeSignIns(db: Db | Queryable, where: { jti: string } | { userId: string }, at = Date.now()) {
+  if ('jti' in where) await db.query('UPDATE refresh_tokens SET revoked_at = $2 WHERE jti = $1 AND revoked_at IS NULL', [where.jti, at]);
+  else await db.query('UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [where.userId, at]);
 }

@@ -1,0 +1,127 @@
+import { passwordPolicyViolation } from '../../src/domain/password-policy';
+import { checkEmail, checkName } from '../../src/domain/sign-up-rules';
+import type { Queryable } from '../db/db';
+import { queueEmail } from './mail';
+import { CognitoError, errors } from './cognito-errors';
+import { attributeCodeSchema, confirmSignUpSchema, accessTokenSchema, resendConfirmationCodeSchema, signUpSchema, updateUserAttributesSchema, verifyUserAttributeSchema } from './cognito.schema';
+import { consumeCode, issueCode } from './codes';
+import { verificationEmail } from './emails';
+import { emailDelivery, findUserByUsername, insertUser, isUniqueViolation, userAttributes } from './identity-users';
+import { requireClient, userFromAccessToken, type OpContext, type Operation } from './op-context';
+import { hashPassword } from './passwords';
+
+/** Issues an email verification code and queues the email with its link; false when rate-limited. */
+async function sendVerification(op: OpContext, q: Queryable, userId: string, email: string): Promise<boolean> {
+  const code = await issueCode(q, userId, 'verify_email', op.now);
+  if (!code) return false;
+  await queueEmail(q, email, verificationEmail(op.origin, code));
+  return true;
+}
+
+function onlyEmailAttribute(name: string) {
+  if (name !== 'email') throw errors.invalidParameter(`Verification of ${name} is not supported; only email is.`);
+}
+
+/** Self-service sign-up through the user pool (the product's wizard uses POST /api/signup instead). */
+export const signUp: Operation = async (op, body) => {
+  const input = signUpSchema.parse(body);
+  requireClient(op, input.ClientId);
+  const email = checkEmail(input.Username);
+  if (!email.ok) throw errors.invalidParameter('Username should be an email.');
+  const violation = passwordPolicyViolation(input.Password);
+  if (violation) throw errors.invalidPassword(violation);
+  const nameAttr = input.UserAttributes?.find((a) => a.Name === 'name');
+  const name = nameAttr ? checkName(nameAttr.Value) : undefined;
+  if (name && !name.ok) throw errors.invalidParameter(name.error.message);
+  const hash = await hashPassword(input.Password);
+  try {
+    const userId = await op.app.db.tx(async (q) => {
+      if (await findUserByUsername(q, email.value)) throw errors.usernameExists();
+      const id = await insertUser(q, { email: email.value, name: name?.ok ? name.value : '', passwordHash: hash, status: 'UNCONFIRMED', emailVerified: false, profileCreated: false }, op.now);
+      await sendVerification(op, q, id, email.value);
+      return id;
+    });
+    return { UserConfirmed: false, UserSub: userId, CodeDeliveryDetails: emailDelivery(email.value) };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw errors.usernameExists();
+    throw err;
+  }
+};
+
+export const confirmSignUp: Operation = async (op, body) => {
+  const input = confirmSignUpSchema.parse(body);
+  requireClient(op, input.ClientId);
+  const user = await findUserByUsername(op.app.db, input.Username);
+  if (!user) throw errors.codeMismatch();
+  if (user.status !== 'UNCONFIRMED') throw new CognitoError('NotAuthorizedException', `User cannot be confirmed. Current status is ${user.status}`);
+  await consumeCode(op.app.db, user.id, 'verify_email', input.ConfirmationCode, op.now);
+  await op.app.db.query(`UPDATE users SET status = 'CONFIRMED', email_verified = true WHERE id = $1`, [user.id]);
+  return {};
+};
+
+/** Same answer whether or not the account exists or still needs confirming. */
+export const resendConfirmationCode: Operation = async (op, body) => {
+  const input = resendConfirmationCodeSchema.parse(body);
+  requireClient(op, input.ClientId);
+  const user = await findUserByUsername(op.app.db, input.Username);
+  if (user?.status === 'UNCONFIRMED') await op.app.db.tx((q) => sendVerification(op, q, user.id, user.email));
+  return { CodeDeliveryDetails: emailDelivery(input.Username.includes('@') ? input.Username : (user?.email ?? input.Username)) };
+};
+
+export const getUser: Operation = async (op, body) => {
+  const { AccessToken } = accessTokenSchema.parse(body);
+  const user = await userFromAccessToken(op, AccessToken);
+  return { Username: user.id, UserAttributes: userAttributes(user) };
+};
+
+/** name, and email (which then needs verifying again: a code goes to the new address). */
+export const updateUserAttributes: Operation = async (op, body) => {
+  const input = updateUserAttributesSchema.parse(body);
+  const user = await userFromAccessToken(op, input.AccessToken);
+  let name: string | undefined;
+  let email: string | undefined;
+  for (const attr of input.UserAttributes) {
+    if (attr.Name === 'name') {
+      const r = checkName(attr.Value);
+      if (!r.ok) throw errors.invalidParameter(r.error.message);
+      name = r.value;
+    } else if (attr.Name === 'email') {
+      const r = checkEmail(attr.Value);
+      if (!r.ok) throw errors.invalidParameter('Invalid email address format.');
+      if (r.value !== user.email) email = r.value;
+    } else {
+      throw errors.invalidParameter(`user.${attr.Name}: Attribute does not exist in the schema or cannot be changed.`);
+    }
+  }
+  try {
+    const delivered = await op.app.db.tx(async (q) => {
+      if (name !== undefined) await q.query('UPDATE users SET name = $2 WHERE id = $1', [user.id, name]);
+      if (email === undefined) return false;
+      if (await findUserByUsername(q, email)) throw errors.aliasExists();
+      await q.query('UPDATE users SET email = $2, email_verified = false WHERE id = $1', [user.id, email]);
+      return sendVerification(op, q, user.id, email);
+    });
+    return { CodeDeliveryDetailsList: delivered && email ? [emailDelivery(email)] : [] };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw errors.aliasExists();
+    throw err;
+  }
+};
+
+export const getUserAttributeVerificationCode: Operation = async (op, body) => {
+  const input = attributeCodeSchema.parse(body);
+  const user = await userFromAccessToken(op, input.AccessToken);
+  onlyEmailAttribute(input.AttributeName);
+  const sent = await op.app.db.tx((q) => sendVerification(op, q, user.id, user.email));
+  if (!sent) throw errors.attemptLimit();
+  return { CodeDeliveryDetails: emailDelivery(user.email) };
+};
+
+export const verifyUserAttribute: Operation = async (op, body) => {
+  const input = verifyUserAttributeSchema.parse(body);
+  const user = await userFromAccessToken(op, input.AccessToken);
+  onlyEmailAttribute(input.AttributeName);
+  await consumeCode(op.app.db, user.id, 'verify_email', input.Code, op.now);
+  await op.app.db.query('UPDATE users SET email_verified = true WHERE id = $1', [user.id]);
+  return {};
+};

@@ -1,0 +1,59 @@
+import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { one, type Queryable } from '../db/db';
+import { errors } from './cognito-errors';
+
+/**
+ * One-time codes sent by email: stored only as a hash, valid 24 h (email verification) or 1 h
+ * (password reset), single use, dead after 5 wrong tries. A new code replaces the previous one.
+ */
+export type CodePurpose = 'verify_email' | 'reset_password';
+
+export const CODE_TTL_MS: Record<CodePurpose, number> = { verify_email: 24 * 3_600_000, reset_password: 3_600_000 };
+export const MAX_CODE_ATTEMPTS = 5;
+/** Codes of one purpose a user can be sent per hour (stops mail bombing). */
+export const MAX_CODES_PER_HOUR = 5;
+
+const hashCode = (id: string, code: string) => createHash('sha256').update(`${id}:${code.trim()}`).digest();
+
+/** Creates a code and returns it, or null when the user was sent too many in the last hour. */
+export async function issueCode(q: Queryable, userId: string, purpose: CodePurpose, now: number): Promise<string | null> {
+  const recent = await one<{ n: number }>(
+    q,
+    'SELECT count(*)::int AS n FROM identity_codes WHERE user_id = $1 AND purpose = $2 AND created_at > $3',
+    [userId, purpose, now - 3_600_000],
+  );
+  if ((recent?.n ?? 0) >= MAX_CODES_PER_HOUR) return null;
+  // spent and expired codes are kept a week (for the hourly count and audits), then dropped
+  await q.query('DELETE FROM identity_codes WHERE user_id = $1 AND created_at < $2', [userId, now - 7 * 86_400_000]);
+  await q.query('UPDATE identity_codes SET used_at = $3 WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL', [userId, purpose, now]);
+  const id = randomUUID();
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  await q.query(
+    'INSERT INTO identity_codes (id, user_id, purpose, code_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+    [id, userId, purpose, hashCode(id, code).toString('hex'), now + CODE_TTL_MS[purpose], now],
+  );
+  return code;
+}
+
+/**
+ * Spends the user's current code if it matches; otherwise throws the Cognito error Amplify expects.
+ * Run it outside the caller's transaction: a wrong try must count even when the caller rolls back.
+ */
+export async function consumeCode(q: Queryable, userId: string, purpose: CodePurpose, code: string, now: number): Promise<void> {
+  const row = await one<{ id: string; code_hash: string; expires_at: number; attempts: number }>(
+    q,
+    `SELECT id, code_hash, expires_at, attempts FROM identity_codes
+     WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL ORDER BY created_at DESC LIMIT 1`,
+    [userId, purpose],
+  );
+  if (!row || Number(row.expires_at) <= now) throw errors.codeExpired();
+  if (row.attempts >= MAX_CODE_ATTEMPTS) throw errors.attemptLimit();
+  const expected = Buffer.from(row.code_hash, 'hex');
+  if (!timingSafeEqual(hashCode(row.id, code), expected)) {
+    await q.query('UPDATE identity_codes SET attempts = attempts + 1 WHERE id = $1', [row.id]);
+    throw errors.codeMismatch();
+  }
+  // the used_at condition makes the code single use even when two requests race
+  const spent = await q.query('UPDATE identity_codes SET used_at = $2 WHERE id = $1 AND used_at IS NULL RETURNING id', [row.id, now]);
+  if (!spent.length) throw errors.codeExpired();
+}

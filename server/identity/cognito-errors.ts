@@ -1,0 +1,56 @@
+/**
+ * Errors in Cognito's shape: HTTP 400 with `{ "__type": name, "message": ... }`. aws-amplify reads the
+ * name from `__type` and the client maps it to the spec's messages exactly as against AWS.
+ */
+export type CognitoErrorName =
+  | 'NotAuthorizedException'
+  | 'UserNotFoundException'
+  | 'UserNotConfirmedException'
+  | 'UsernameExistsException'
+  | 'AliasExistsException'
+  | 'InvalidPasswordException'
+  | 'CodeMismatchException'
+  | 'ExpiredCodeException'
+  | 'LimitExceededException'
+  | 'TooManyRequestsException'
+  | 'InvalidParameterException'
+  | 'PasswordResetRequiredException'
+  | 'ResourceNotFoundException'
+  | 'UnsupportedTokenTypeException'
+  | 'UnknownOperationException';
+
+export class CognitoError extends Error {
+  constructor(
+    readonly type: CognitoErrorName,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const err = (type: CognitoErrorName, message: string) => new CognitoError(type, message);
+
+/** The messages AWS uses, so logs and clients read the same as in production. */
+export const errors = {
+  badCredentials: () => err('NotAuthorizedException', 'Incorrect username or password.'),
+  lockedOut: () => err('NotAuthorizedException', 'Password attempts exceeded'),
+  tempPasswordExpired: () => err('NotAuthorizedException', 'Temporary password has expired and must be reset by an administrator.'),
+  badSession: () => err('NotAuthorizedException', 'Invalid session for the user, session is expired.'),
+  badRefreshToken: () => err('NotAuthorizedException', 'Invalid Refresh Token'),
+  expiredRefreshToken: () => err('NotAuthorizedException', 'Refresh Token has expired'),
+  revokedRefreshToken: () => err('NotAuthorizedException', 'Refresh Token has been revoked'),
+  badAccessToken: () => err('NotAuthorizedException', 'Invalid Access Token'),
+  expiredAccessToken: () => err('NotAuthorizedException', 'Access Token has expired'),
+  revokedAccessToken: () => err('NotAuthorizedException', 'Access Token has been revoked'),
+  notConfirmed: () => err('UserNotConfirmedException', 'User is not confirmed.'),
+  usernameExists: () => err('UsernameExistsException', 'An account with the given email already exists.'),
+  aliasExists: () => err('AliasExistsException', 'An account with the given email already exists.'),
+  codeMismatch: () => err('CodeMismatchException', 'Invalid verification code provided, please try again.'),
+  codeExpired: () => err('ExpiredCodeException', 'Invalid code provided, please request a code again.'),
+  attemptLimit: () => err('LimitExceededException', 'Attempt limit exceeded, please try after some time.'),
+  invalidPassword: (message: string) => err('InvalidPasswordException', message),
+  invalidParameter: (message: string) => err('InvalidParameterException', message),
+  unknownClient: (clientId: string) => err('ResourceNotFoundException', `User pool client ${clientId} does not exist.`),
+  unsupportedToken: () => err('UnsupportedTokenTypeException', 'The token is not a valid refresh token.'),
+  unknownOperation: (op: string) => err('UnknownOperationException', `Unknown operation ${op}`),
+};

@@ -1,0 +1,58 @@
+import type { EmailPayload } from '../delivery/outbox';
+
+/**
+ * The identity emails. Codes travel only here (the outbox, then SMTP or /dev/mailbox) and are
+ * never logged. Links use the origin the user reached us on (or PUBLIC_URL).
+ */
+const PRODUCT = 'Tidewatch';
+
+const html = (paragraphs: string[], link?: { href: string; label: string }) =>
+  [
+    '<div style="font-family:system-ui,sans-serif;font-size:15px;line-height:1.5;color:#1a1b1e">',
+    ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+    link ? `<p><a href="${escapeHtml(link.href)}" style="background:#1c7ed6;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(link.label)}</a></p>` : '',
+    `<p style="color:#868e96;font-size:13px">${PRODUCT}</p>`,
+    '</div>',
+  ].join('');
+
+function escapeHtml(s: string) {
+  return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+export function verificationEmail(origin: string, code: string): EmailPayload {
+  const href = `${origin}/verify-email?code=${encodeURIComponent(code)}`;
+  const lines = [
+    `Your ${PRODUCT} email verification code is ${code}.`,
+    `To verify your email address, open this link while signed in: ${href}`,
+    'The code expires in 24 hours. If you did not ask for it, you can ignore this email.',
+  ];
+  return { kind: 'verification-code', subject: `Verify your ${PRODUCT} email address`, text: lines.join('\n\n'), html: html(lines.slice(0, 1).concat(lines[2]), { href, label: 'Verify email' }) };
+}
+
+export function resetEmail(code: string): EmailPayload {
+  const lines = [
+    `Your ${PRODUCT} password reset code is ${code}.`,
+    'Enter it on the reset password page with your new password. The code expires in 1 hour.',
+    'If you did not ask to reset your password, you can ignore this email; your password has not changed.',
+  ];
+  return { kind: 'reset-code', subject: `Your ${PRODUCT} password reset code`, text: lines.join('\n\n'), html: html(lines) };
+}
+
+/** Invitation of a new user: the temporary password is the code in the accept link. */
+export function invitationEmail(origin: string, p: { email: string; orgName: string; inviterName: string; temporaryPassword: string }): EmailPayload {
+  const href = `${origin}/accept?email=${encodeURIComponent(p.email)}&code=${encodeURIComponent(p.temporaryPassword)}`;
+  const lines = [
+    `${p.inviterName} has invited you to join ${p.orgName} on ${PRODUCT}.`,
+    `Accept the invitation and choose your password here: ${href}`,
+    `Or sign in with your email and this temporary password: ${p.temporaryPassword}`,
+    'The invitation expires in 90 days.',
+  ];
+  return { kind: 'invitation', subject: `You're invited to ${p.orgName} on ${PRODUCT}`, text: lines.join('\n\n'), html: html([lines[0], lines[2], lines[3]], { href, label: 'Accept invitation' }) };
+}
+
+/** An existing user added to another organisation: no password to set, just a link. */
+export function addedToOrgEmail(origin: string, p: { orgName: string; orgSlug: string; inviterName: string }): EmailPayload {
+  const href = `${origin}/org/${encodeURIComponent(p.orgSlug)}`;
+  const lines = [`${p.inviterName} has added you to ${p.orgName} on ${PRODUCT}.`, `Open it here: ${href}`];
+  return { kind: 'invitation', subject: `You've been added to ${p.orgName} on ${PRODUCT}`, text: lines.join('\n\n'), html: html(lines.slice(0, 1), { href, label: `Open ${p.orgName}` }) };
+}

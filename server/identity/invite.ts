@@ -1,0 +1,125 @@
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import type { InviteRequest, InviteResponse } from '../../src/contract/invitation.schema';
+import { checkEmail, checkName } from '../../src/domain/sign-up-rules';
+import type { AppContext } from '../context';
+import { one, type Queryable } from '../db/db';
+import { queueEmail } from './mail';
+import { HttpError, badRequest, notFound } from '../http/errors';
+import { addedToOrgEmail, invitationEmail } from './emails';
+import { findUserById, findUserByUsername, insertUser, isUniqueViolation } from './identity-users';
+import { RESEND_INTERVAL_MS } from './invitations';
+import { hashPassword } from './passwords';
+import { normaliseMobile } from './profile';
+
+/** A temporary password that meets the policy: it is the `code` of the accept link. */
+export function temporaryPassword(): string {
+  const pick = (set: string) => set[randomInt(set.length)];
+  const chars = [pick('ABCDEFGHJKLMNPQRSTUVWXYZ'), pick('abcdefghijkmnopqrstuvwxyz'), pick('23456789'), pick('-_.~!')];
+  chars.push(...randomBytes(12).toString('base64url'));
+  for (let i = chars.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [chars[i], chars[j]] = [chars[j], chars[i]];
+  }
+  return chars.join('');
+}
+
+interface OrgRow {
+  id: string;
+  name: string;
+  slug: string;
+  features: { meterReading?: boolean };
+}
+
+const alreadyMember = () => badRequest('ALREADY_A_MEMBER', 'This user is already a member of your organisation.');
+const alreadyInvited = () => badRequest('ALREADY_INVITED', 'The email already exists or have been invited');
+
+async function context(q: Queryable, orgId: string, inviterId: string) {
+  const org = await one<OrgRow>(q, 'SELECT id, name, slug, features FROM organisations WHERE id = $1', [orgId]);
+  if (!org) throw notFound('ORGANISATION_NOT_FOUND', 'Organisation not found.');
+  const inviter = await findUserById(q, inviterId);
+  return { org, inviterName: inviter?.name || inviter?.email || 'Your organisation admin' };
+}
+
+/** An existing account joins at once; the answer and email say so. */
+async function addExisting(q: Queryable, origin: string, org: OrgRow, inviterName: string, userId: string, email: string, role: number, now: number) {
+  await q.query('INSERT INTO memberships (org_id, user_id, role, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [org.id, userId, role, now]);
+  await queueEmail(q, email, addedToOrgEmail(origin, { orgName: org.name, orgSlug: org.slug, inviterName }));
+}
+
+/**
+ * POST /organisations/{orgId}/invite. A new email gets an account waiting for its first password
+ * (FORCE_CHANGE_PASSWORD) and an invitation email whose link carries the temporary password;
+ * an existing account is added to the organisation straight away.
+ */
+export async function inviteMember(ctx: AppContext, orgId: string, inviterId: string, body: InviteRequest, origin: string): Promise<InviteResponse> {
+  const email = checkEmail(body.email);
+  if (!email.ok) throw badRequest(email.error.code, email.error.message);
+  const name = checkName(body.name);
+  if (!name.ok) throw badRequest(name.error.code, name.error.message);
+  const mobile = body.mobile?.trim() ? normaliseMobile(body.mobile) : null;
+  if (body.mobile?.trim() && !mobile) throw badRequest('INVALID_MOBILE', 'Please enter a valid phone number');
+  const temp = temporaryPassword();
+  const tempHash = await hashPassword(temp);
+  try {
+    return await ctx.db.tx(async (q) => {
+      const now = ctx.now();
+      const { org, inviterName } = await context(q, orgId, inviterId);
+      if (body.role === 4 && !org.features?.meterReading) throw badRequest('INVALID_ROLE', 'Meter readers can only join organisations with meter reading.');
+      const user = await findUserByUsername(q, email.value, true);
+      if (user && (await one(q, 'SELECT 1 FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, user.id]))) throw alreadyMember();
+      if (await one(q, 'SELECT 1 FROM invitations WHERE org_id = $1 AND email = $2 AND accepted_at IS NULL AND canceled_at IS NULL', [orgId, email.value])) throw alreadyInvited();
+      const inviteId = randomUUID();
+      const joinsNow = !!user && user.status !== 'FORCE_CHANGE_PASSWORD';
+      let userId = user?.id;
+      if (!userId) {
+        userId = await insertUser(q, { email: email.value, name: name.value, mobile, passwordHash: tempHash, status: 'FORCE_CHANGE_PASSWORD', emailVerified: false, profileCreated: true }, now);
+      } else if (!joinsNow) {
+        // still waiting for a first password: a fresh temporary one goes out with this invitation
+        await q.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, tempHash]);
+      }
+      await q.query(
+        `INSERT INTO invitations (id, org_id, email, name, role, mobile, user_id, invited_by, last_invite_at, accepted_at, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $9)`,
+        [inviteId, orgId, email.value, name.value, body.role, mobile, userId, inviterId, now, joinsNow ? now : null],
+      );
+      if (joinsNow) await addExisting(q, origin, org, inviterName, userId, email.value, body.role, now);
+      else await queueEmail(q, email.value, invitationEmail(origin, { email: email.value, orgName: org.name, inviterName, temporaryPassword: temp }));
+      return { email: email.value, status: joinsNow ? 'Active' : 'Invited', inviteId, lastInviteAt: now };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw alreadyInvited(); // a concurrent invite of the same email
+    throw err;
+  }
+}
+
+/** POST /organisations/{orgId}/invite?resend=true: at most once per 10 minutes. */
+export async function resendInvitation(ctx: AppContext, orgId: string, inviterId: string, rawEmail: string, origin: string): Promise<InviteResponse> {
+  const email = checkEmail(rawEmail);
+  if (!email.ok) throw badRequest(email.error.code, email.error.message);
+  const temp = temporaryPassword();
+  const tempHash = await hashPassword(temp);
+  return ctx.db.tx(async (q) => {
+    const now = ctx.now();
+    const { org, inviterName } = await context(q, orgId, inviterId);
+    const inv = await one<{ id: string; role: number; user_id: string | null; last_invite_at: number }>(
+      q,
+      'SELECT id, role, user_id, last_invite_at FROM invitations WHERE org_id = $1 AND email = $2 AND accepted_at IS NULL AND canceled_at IS NULL FOR UPDATE',
+      [orgId, email.value],
+    );
+    if (!inv) throw notFound('INVITATION_NOT_FOUND', 'There is no open invitation for this email.');
+    if (now - Number(inv.last_invite_at) < RESEND_INTERVAL_MS)
+      throw new HttpError(429, 'TOO_MANY_REQUESTS', 'TOO_MANY_REQUESTS: an invitation can be sent at most once every 10 minutes.');
+    const user = inv.user_id ? await findUserById(q, inv.user_id, true) : undefined;
+    if (user && user.status !== 'FORCE_CHANGE_PASSWORD') {
+      // they set a password meanwhile (another organisation's invitation): join now
+      await addExisting(q, origin, org, inviterName, user.id, email.value, inv.role, now);
+      await q.query('UPDATE invitations SET last_invite_at = $2, accepted_at = $2 WHERE id = $1', [inv.id, now]);
+      return { email: email.value, status: 'Active' as const, inviteId: inv.id, lastInviteAt: now };
+    }
+    if (!user) throw notFound('INVITATION_NOT_FOUND', 'There is no open invitation for this email.');
+    await q.query('UPDATE users SET password_hash = $2 WHERE id = $1', [user.id, tempHash]);
+    await q.query('UPDATE invitations SET last_invite_at = $2 WHERE id = $1', [inv.id, now]);
+    await queueEmail(q, email.value, invitationEmail(origin, { email: email.value, orgName: org.name, inviterName, temporaryPassword: temp }));
+    return { email: email.value, status: 'Invited' as const, inviteId: inv.id, lastInviteAt: now };
+  });
+}

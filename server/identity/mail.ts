@@ -1,0 +1,16 @@
+import type { Queryable } from '../db/db';
+import { enqueueEmail, type EmailPayload } from '../delivery/outbox';
+
+/**
+ * enqueueEmail for identity mail. The database error of a failed insert carries the statement's
+ * parameters (the email, so its code or temporary password); it is replaced by one that does not,
+ * so the failure can be logged without leaking the secret.
+ */
+export async function queueEmail(q: Queryable, to: string, email: EmailPayload): Promise<string> {
+  try {
+    return await enqueueEmail(q, to, email);
+  } catch (err) {
+    const e = err as { message?: string; code?: string };
+    throw Object.assign(new Error(`Could not queue the ${email.kind} email: ${e.message ?? 'database error'}`), { sqlState: e.code });
+  }
+}

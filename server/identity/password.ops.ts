@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { passwordPolicyViolation } from '../../src/domain/password-policy';
+import { queueEmail } from './mail';
+import { errors } from './cognito-errors';
+import { changePasswordSchema, confirmForgotPasswordSchema, forgotPasswordSchema } from './cognito.schema';
+import { consumeCode, issueCode } from './codes';
+import { resetEmail } from './emails';
+import { emailDelivery, findUserById, findUserByUsername } from './identity-users';
+import { acceptInvitations } from './invitations';
+import { isLocked, recordFailure, recordSuccess } from './lockout';
+import { requireClient, userFromAccessToken, type Operation } from './op-context';
+import { hashPassword, verifyPassword } from './passwords';
+import { revokeSignIns } from './tokens';
+
+function assertPolicy(password: string) {
+  const violation = passwordPolicyViolation(password);
+  if (violation) throw errors.invalidPassword(violation);
+}
+
+/**
+ * Sends a reset code. Known and unknown accounts get the same answer; an unknown one (or one
+ * that was sent too many codes this hour) simply gets no email.
+ */
+export const forgotPassword: Operation = async (op, body) => {
+  const input = forgotPasswordSchema.parse(body);
+  requireClient(op, input.ClientId);
+  const user = await findUserByUsername(op.app.db, input.Username);
+  if (user) {
+    await op.app.db.tx(async (q) => {
+      const code = await issueCode(q, user.id, 'reset_password', op.now);
+      if (code) await queueEmail(q, user.email, resetEmail(code));
+    });
+  } else {
+    // a look-up of the same shape keeps the timing of the two answers alike
+    await op.app.db.query('SELECT count(*) FROM identity_codes WHERE user_id = $1 AND created_at > $2', [randomUUID(), op.now]);
+  }
+  return { CodeDeliveryDetails: emailDelivery(input.Username.includes('@') ? input.Username : (user?.email ?? input.Username)) };
+};
+
+/** Sets the new password with the emailed code; every existing sign-in of the account ends. */
+export const confirmForgotPassword: Operation = async (op, body) => {
+  const input = confirmForgotPasswordSchema.parse(body);
+  requireClient(op, input.ClientId);
+  assertPolicy(input.Password);
+  const user = await findUserByUsername(op.app.db, input.Username);
+  if (!user) throw errors.codeMismatch();
+  await consumeCode(op.app.db, user.id, 'reset_password', input.ConfirmationCode, op.now);
+  const hash = await hashPassword(input.Password);
+  await op.app.db.tx(async (q) => {
+    const u = await findUserById(q, user.id, true);
+    if (!u) throw errors.codeMismatch();
+    // the code came by email: the address is proven, and an invited user has now chosen a password
+    await q.query(
+      `UPDATE users SET password_hash = $2, status = 'CONFIRMED', email_verified = true, failed_logins = 0, locked_until = 0 WHERE id = $1`,
+      [u.id, hash],
+    );
+    if (u.status === 'FORCE_CHANGE_PASSWORD') {
+      await q.query('UPDATE users SET profile_created = true WHERE id = $1', [u.id]);
+      await acceptInvitations(q, u.id, op.now);
+    }
+    await revokeSignIns(q, { userId: u.id }, op.now);
+  });
+  return {};
+};
+
+export const changePassword: Operation = async (op, body) => {
+  const input = changePasswordSchema.parse(body);
+  const user = await userFromAccessToken(op, input.AccessToken);
+  assertPolicy(input.ProposedPassword);
+  if (isLocked(user, op.now)) throw errors.lockedOut();
+  if (!(await verifyPassword(input.PreviousPassword, user.password_hash))) {
+    await recordFailure(op.app.db, user.id, op.now);
+    throw errors.badCredentials();
+  }
+  await recordSuccess(op.app.db, user.id);
+  await op.app.db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [user.id, await hashPassword(input.ProposedPassword)]);
+  return {};
+};

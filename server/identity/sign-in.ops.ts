@@ -1,0 +1,158 @@
+import { hashPassword, dummyHash, verifyPassword } from './passwords';
+import { passwordPolicyViolation } from '../../src/domain/password-policy';
+import { errors } from './cognito-errors';
+import { initiateAuthSchema, refreshSchema, respondToAuthChallengeSchema, revokeTokenSchema, accessTokenSchema } from './cognito.schema';
+import { findUserById, findUserByUsername, tokenUser, type UserRow } from './identity-users';
+import { isLocked, recordFailure, recordSuccess } from './lockout';
+import { readChallengeSession, signChallengeSession } from './challenge-session';
+import { acceptInvitations, temporaryPasswordUsable } from './invitations';
+import { issueTokens, revokeSignIns, TokenError, verifyToken } from './tokens';
+import { requireClient, userFromAccessToken, type OpContext, type Operation } from './op-context';
+import { checkName } from '../../src/domain/sign-up-rules';
+
+const NEW_PASSWORD_REQUIRED = 'NEW_PASSWORD_REQUIRED';
+
+/** Amplify reads the tokens from AuthenticationResult; it must carry no NewDeviceMetadata. */
+async function authenticated(op: OpContext, user: UserRow) {
+  const t = await issueTokens(op.app.db, op.app.key, op.tokens, tokenUser(user));
+  return { AuthenticationResult: t, ChallengeParameters: {} };
+}
+
+/**
+ * USER_PASSWORD_AUTH. An unknown user costs the same scrypt run and gets the same answer as a
+ * wrong password, so neither the answer nor its timing tells whether an account exists.
+ */
+async function passwordAuth(op: OpContext, params: Record<string, string>) {
+  const username = params.USERNAME;
+  const password = params.PASSWORD;
+  if (!username) throw errors.invalidParameter('Missing required parameter USERNAME');
+  if (!password) throw errors.invalidParameter('Missing required parameter PASSWORD');
+  const { db } = op.app;
+  const user = await findUserByUsername(db, username);
+  if (!user) {
+    await verifyPassword(password, await dummyHash());
+    throw errors.badCredentials();
+  }
+  if (isLocked(user, op.now)) throw errors.lockedOut();
+  if (!(await verifyPassword(password, user.password_hash))) {
+    await recordFailure(db, user.id, op.now);
+    throw errors.badCredentials();
+  }
+  await recordSuccess(db, user.id);
+  // each sign-in adds a refresh token row; the user's expired ones are of no further use
+  await db.query('DELETE FROM refresh_tokens WHERE user_id = $1 AND expires_at < $2', [user.id, op.now]);
+  if (user.status === 'UNCONFIRMED') throw errors.notConfirmed();
+  if (user.status === 'FORCE_CHANGE_PASSWORD') {
+    if (!(await temporaryPasswordUsable(db, user.id, op.now))) throw errors.tempPasswordExpired();
+    return {
+      ChallengeName: NEW_PASSWORD_REQUIRED,
+      Session: await signChallengeSession(op.app.key, op.tokens.issuer, user.id, NEW_PASSWORD_REQUIRED, op.now),
+      ChallengeParameters: {
+        USER_ID_FOR_SRP: user.id,
+        requiredAttributes: '[]',
+        userAttributes: JSON.stringify({ email: user.email, email_verified: String(user.email_verified), name: user.name }),
+      },
+    };
+  }
+  return authenticated(op, user);
+}
+
+/** New ID and access tokens from a refresh token, in the same sign-in (same origin_jti). */
+async function refresh(op: OpContext, clientId: string, refreshToken: string) {
+  requireClient(op, clientId);
+  let claims;
+  try {
+    claims = await verifyToken(op.app.db, op.app.key, op.tokens, refreshToken, 'refresh');
+  } catch (err) {
+    if (!(err instanceof TokenError)) throw err;
+    if (err.reason === 'expired') throw errors.expiredRefreshToken();
+    if (err.reason === 'revoked') throw errors.revokedRefreshToken();
+    throw errors.badRefreshToken();
+  }
+  if (claims.client_id !== clientId) throw errors.badRefreshToken();
+  const user = await findUserById(op.app.db, claims.sub);
+  if (!user || user.status !== 'CONFIRMED') throw errors.badRefreshToken();
+  const { IdToken, AccessToken, ExpiresIn, TokenType } = await issueTokens(op.app.db, op.app.key, op.tokens, tokenUser(user), String(claims.jti));
+  return { AuthenticationResult: { IdToken, AccessToken, ExpiresIn, TokenType }, ChallengeParameters: {} };
+}
+
+export const initiateAuth: Operation = async (op, body) => {
+  const input = initiateAuthSchema.parse(body);
+  requireClient(op, input.ClientId);
+  switch (input.AuthFlow) {
+    case 'USER_PASSWORD_AUTH':
+      return passwordAuth(op, input.AuthParameters);
+    case 'REFRESH_TOKEN_AUTH':
+    case 'REFRESH_TOKEN': {
+      const token = input.AuthParameters.REFRESH_TOKEN;
+      if (!token) throw errors.invalidParameter('Missing required parameter REFRESH_TOKEN');
+      return refresh(op, input.ClientId, token);
+    }
+    default:
+      throw errors.invalidParameter(`${input.AuthFlow} flow is not enabled for this client.`);
+  }
+};
+
+export const getTokensFromRefreshToken: Operation = async (op, body) => {
+  const input = refreshSchema.parse(body);
+  const { AuthenticationResult } = await refresh(op, input.ClientId, input.RefreshToken);
+  return { AuthenticationResult };
+};
+
+/** NEW_PASSWORD_REQUIRED: the invited user chooses a password, is confirmed and joins their organisations. */
+export const respondToAuthChallenge: Operation = async (op, body) => {
+  const input = respondToAuthChallengeSchema.parse(body);
+  requireClient(op, input.ClientId);
+  if (input.ChallengeName !== NEW_PASSWORD_REQUIRED) throw errors.invalidParameter(`Unsupported challenge ${input.ChallengeName}.`);
+  const userId = await readChallengeSession(op.app.key, op.tokens.issuer, input.Session, NEW_PASSWORD_REQUIRED, op.now);
+  if (!userId) throw errors.badSession();
+  const responses = input.ChallengeResponses;
+  const named = responses.USERNAME ? await findUserByUsername(op.app.db, responses.USERNAME) : undefined;
+  if (!named || named.id !== userId) throw errors.badSession();
+  const newPassword = responses.NEW_PASSWORD;
+  if (!newPassword) throw errors.invalidParameter('Missing required parameter NEW_PASSWORD');
+  const violation = passwordPolicyViolation(newPassword);
+  if (violation) throw errors.invalidPassword(violation);
+  let name: string | undefined;
+  if (responses['userAttributes.name'] !== undefined) {
+    const checked = checkName(responses['userAttributes.name']);
+    if (!checked.ok) throw errors.invalidParameter(checked.error.message);
+    name = checked.value;
+  }
+  const hash = await hashPassword(newPassword);
+  const user = await op.app.db.tx(async (q) => {
+    const u = await findUserById(q, userId, true);
+    if (!u || u.status !== 'FORCE_CHANGE_PASSWORD') throw errors.badSession();
+    // the temporary password came by email, so the address is proven
+    await q.query(
+      `UPDATE users SET password_hash = $2, status = 'CONFIRMED', email_verified = true, profile_created = true,
+         failed_logins = 0, locked_until = 0, name = COALESCE($3, name) WHERE id = $1`,
+      [userId, hash, name ?? null],
+    );
+    await acceptInvitations(q, userId, op.now);
+    return (await findUserById(q, userId))!;
+  });
+  return authenticated(op, user);
+};
+
+export const globalSignOut: Operation = async (op, body) => {
+  const { AccessToken } = accessTokenSchema.parse(body);
+  const user = await userFromAccessToken(op, AccessToken);
+  await revokeSignIns(op.app.db, { userId: user.id }, op.now);
+  return {};
+};
+
+/** Sign-out: the refresh token and every token derived from it stop working. */
+export const revokeToken: Operation = async (op, body) => {
+  const input = revokeTokenSchema.parse(body);
+  requireClient(op, input.ClientId);
+  try {
+    const claims = await verifyToken(op.app.db, op.app.key, op.tokens, input.Token, 'refresh');
+    await revokeSignIns(op.app.db, { jti: String(claims.jti) }, op.now);
+  } catch (err) {
+    if (!(err instanceof TokenError)) throw err;
+    // already revoked or expired: nothing left to revoke
+    if (err.reason === 'invalid') throw errors.unsupportedToken();
+  }
+  return {};
+};

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { timeDisplaySchema } from './user.schema';
+
+/**
+ * Sign-up, profile and user look-up calls (organisation-and-routes 7.1; monitoring-client 7).
+ * Requests of /claim-sensor and /signup are in user.schema.ts; the answers are here.
+ */
+
+/** POST /claim-sensor answer: the normalised serial of a sensor that can be claimed. */
+export const claimSensorResponseSchema = z.object({ serial: z.string() });
+
+/** POST /signup answer: the organisation just created, to land in. */
+export const signupResponseSchema = z.object({
+  organisation: z.object({ id: z.string(), slug: z.string(), name: z.string() }),
+});
+export type SignupResponse = z.infer<typeof signupResponseSchema>;
+
+/** POST /create-self body (every field optional: the account already holds email and name). */
+export const createSelfRequestSchema = z
+  .object({
+    email: z.string().optional(),
+    name: z.string().optional(),
+    organisationName: z.string().optional(),
+    serial: z.string().optional(),
+  })
+  .default({});
+
+/** GET /users/current-v2 query. */
+export const currentUserQuerySchema = z.object({ email: z.string().min(1), region: z.string().optional() });
+
+/** PATCH /users/{memberId}: profile fields, or display settings. */
+export const updateUserRequestSchema = z.union([
+  z.object({ displaySettings: z.object({ timeDisplay: timeDisplaySchema }) }).strict(),
+  z
+    .object({ name: z.string().optional(), mobile: z.string().nullable().optional() })
+    .strict()
+    .refine((b) => b.name !== undefined || b.mobile !== undefined, { message: 'Nothing to update' }),
+]);
+export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;
+
+/** GET /users?email= (the invite form's look-up; managers only). */
+export const userLookupQuerySchema = z.object({ email: z.string().min(1) });
+export const userLookupResponseSchema = z.object({
+  user: z.object({ cognitoIdentityId: z.string(), email: z.string(), name: z.string(), mobile: z.string().nullable() }),
+});

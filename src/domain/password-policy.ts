@@ -1,0 +1,46 @@
+/**
+ * The password policy of sign-up, settings and the identity service (spec: at least 8 characters
+ * with lowercase, uppercase, numeric and symbol characters). Shared by client and server so the
+ * form and the identity endpoint can never disagree.
+ */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 256;
+
+export type PasswordProblem = 'too-short' | 'too-long' | 'no-lowercase' | 'no-uppercase' | 'no-digit' | 'no-symbol';
+
+// Cognito counts these as symbols; we also accept any other non-alphanumeric, non-space character.
+const SYMBOL = /[^\p{L}\p{N}\s]/u;
+
+/** Every way a password falls short of the policy, in the order a user should fix them. */
+export function passwordProblems(password: string): PasswordProblem[] {
+  const problems: PasswordProblem[] = [];
+  if (password.length < PASSWORD_MIN_LENGTH) problems.push('too-short');
+  if (password.length > PASSWORD_MAX_LENGTH) problems.push('too-long');
+  if (!/\p{Ll}/u.test(password)) problems.push('no-lowercase');
+  if (!/\p{Lu}/u.test(password)) problems.push('no-uppercase');
+  if (!/\p{N}/u.test(password)) problems.push('no-digit');
+  if (!SYMBOL.test(password)) problems.push('no-symbol');
+  return problems;
+}
+
+export const meetsPasswordPolicy = (password: string) => passwordProblems(password).length === 0;
+
+/** What a form shows under the password field when the policy is not met. */
+export const PASSWORD_POLICY_MESSAGE =
+  'Password must be at least 8 characters long and contain lowercase, uppercase, numeric and symbol characters.';
+
+// The identity service's wording (Cognito's InvalidPasswordException messages).
+const SERVICE_MESSAGES: Record<PasswordProblem, string> = {
+  'too-short': 'Password not long enough',
+  'too-long': 'Password is too long',
+  'no-lowercase': 'Password must have lowercase characters',
+  'no-uppercase': 'Password must have uppercase characters',
+  'no-digit': 'Password must have numeric characters',
+  'no-symbol': 'Password must have symbol characters',
+};
+
+/** Cognito-style "Password did not conform with policy: ..." message, or null when the password is fine. */
+export function passwordPolicyViolation(password: string): string | null {
+  const [first] = passwordProblems(password);
+  return first ? `Password did not conform with policy: ${SERVICE_MESSAGES[first]}` : null;
+}
