@@ -15,6 +15,8 @@ export interface SeriesTarget {
 export interface LoadRequest extends SeriesTarget {
   startTime: number; // epoch ms
   endTime: number; // epoch ms
+  /** Refetch every chunk; by default chunks already held and older than a day before they were fetched are not asked for again. */
+  refresh?: boolean;
 }
 
 export interface LoadProgress {
@@ -33,6 +35,8 @@ export interface ViewRequest extends SeriesTarget {
   startTime: number;
   endTime: number;
   widthPx: number; // chart plot width in CSS pixels (M4 buckets)
+  /** Device pixel ratio: buckets are widthPx * pxRatio device pixels (uPlot draws in device pixels). Default 1. */
+  pxRatio?: number;
   mode: DataMode;
   offsetMm: number | null; // displayInfo.offsetMeasurement; level (m) = (offset - distance) / 1000
   conversion: ConversionConfig | null;
@@ -42,7 +46,7 @@ export interface ViewRequest extends SeriesTarget {
 export interface ViewResult {
   time: Float64Array; // epoch seconds (uPlot's x)
   value: Float64Array; // metres / inches, l/s or l
-  min: number;
+  min: number; // over the points inside the window; NaN when there are none
   max: number;
   rawPoints: number; // full-resolution points inside the window
 }
@@ -57,6 +61,8 @@ export interface ExportRequest extends SeriesTarget {
   format: 'Default' | 'DD/MM/YYYY HH:mm:ss' | 'ISO8601 local' | 'ISO8601 UTC';
   timeZone: string; // organisation time zone, e.g. Pacific/Auckland
   sensorName: string;
+  /** The sensor's serial, for the file name (spec: named from sensor name, serial and timestamp). */
+  serial?: string;
 }
 
 export interface DataWorkerApi {

@@ -27,3 +27,13 @@ export type MeasurementColumnsPage = z.infer<typeof measurementColumnsPageSchema
 
 export const measurementErrorSchema = z.object({ id: z.string(), code: z.string(), time: z.number() });
 export const measurementErrorPageSchema = z.object({ measurementErrors: z.array(measurementErrorSchema), next: z.string().nullable() });
+export type MeasurementError = z.infer<typeof measurementErrorSchema>;
+
+/** GET /admin/sensors/{sensorId}/measurement-errors (site admins); start is the cursor from `next`. */
+export const measurementErrorQuerySchema = z.object({
+  order: z.enum(['asc', 'desc']).default('desc'),
+  startTime: z.coerce.number().int().min(0).default(0),
+  endTime: z.coerce.number().int().min(0).optional(),
+  start: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(5000).default(1000),
+});

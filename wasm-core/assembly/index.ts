@@ -1,6 +1,13 @@
-// The data core, compiled to WebAssembly. See wasm-core/README.md for the memory layout.
+// The data core, compiled to WebAssembly. Memory layout, formulas and algorithms: wasm-core/README.md.
+export { alloc, free } from './memory';
+export { sortChunk } from './sort';
+export { storeNew, storeFree, storeLength, storeSegments, storeLowerBound, storeUpperBound, storeRead, storeMerge } from './store';
+export { m4, storeView, viewRawPoints, viewMin, viewMax } from './m4';
+export { setConversion, convertValue } from './convert';
+export { setTimeZone, csvRows } from './csv';
+export { sumColumns, copyBytes } from './floor';
 
 /** Proves the build chain end to end: AssemblyScript to .wasm to the worker. */
 export function coreVersion(): i32 {
-  return 1;
+  return 2;
 }

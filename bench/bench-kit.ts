@@ -1,0 +1,84 @@
+// Shared by every bench/*.bench.ts: timing (warm-up, then a median of interleaved runs) and
+// the row each benchmark reports. run.ts prints the rows as one table.
+
+/** A target: "speedup" = baseline time / ours >= value; "cost" = ours / baseline <= value. */
+export type Target = { kind: 'speedup'; value: number } | { kind: 'cost'; value: number } | null;
+
+export interface BenchRow {
+  bench: string; // e.g. "1 M4"
+  what: string; // e.g. "WASM M4 vs TS M4, 525,600 points"
+  ours: number; // median ms
+  baseline: number; // median ms
+  target: Target;
+  note?: string;
+}
+
+export interface BenchFile {
+  run(): Promise<BenchRow[]>;
+}
+
+export const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/**
+ * Times two functions in one process, warmed up, alternating A B A B so that both see the same
+ * machine state, and returns the medians in ms. `before` and `after` run untimed around each call (set-up, clean-up).
+ */
+export async function compare(
+  ours: () => unknown,
+  baseline: () => unknown,
+  opts: { runs?: number; warmup?: number; before?: () => void; after?: () => void } = {},
+): Promise<{ ours: number; baseline: number }> {
+  const runs = Math.max(opts.runs ?? RUNS, 15);
+  const time = (fn: () => unknown) => {
+    opts.before?.();
+    const t = performance.now();
+    fn();
+    const d = performance.now() - t;
+    opts.after?.();
+    return d;
+  };
+  for (let i = 0; i < (opts.warmup ?? WARMUP); i++) {
+    time(ours);
+    time(baseline);
+  }
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    a.push(time(ours));
+    b.push(time(baseline));
+    // let a collection happen between pairs rather than inside a timed call
+    await new Promise((r) => setImmediate(r));
+  }
+  return { ours: median(a), baseline: median(b) };
+}
+
+/** The figure compared with the target: a speedup (baseline/ours) or a cost (ours/baseline). */
+export function ratioOf(row: BenchRow): number {
+  return row.target?.kind === 'cost' ? row.ours / row.baseline : row.baseline / row.ours;
+}
+
+export function passes(row: BenchRow): boolean | null {
+  if (!row.target) return null;
+  const r = ratioOf(row);
+  return row.target.kind === 'speedup' ? r >= row.target.value : r <= row.target.value;
+}
+
+/** A year of 1-minute levels (or any count): times in ms, a tide-like wave plus noise, as f32. */
+export function makeSeries(n: number, start = Date.UTC(2025, 0, 1)): { time: Float64Array; value: Float32Array } {
+  const time = new Float64Array(n);
+  const value = new Float32Array(n);
+  let x = 12345;
+  for (let i = 0; i < n; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) | 0;
+    time[i] = start + i * 60_000;
+    value[i] = 2000 + 800 * Math.sin(i / 745) + ((x >>> 16) % 50);
+  }
+  return { time, value };
+}

@@ -1,0 +1,52 @@
+// npm run bench: runs every bench/*.bench.ts (each exports run(): Promise<BenchRow[]>), prints one
+// table with the ratio and PASS/FAIL per target, and exits non-zero when a target fails.
+// Optional arguments filter files by name: node --import tsx bench/run.ts m4 csv
+import { readdirSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { passes, ratioOf, RUNS, type BenchFile, type BenchRow } from './bench-kit';
+
+const dir = new URL('.', import.meta.url);
+const filters = process.argv.slice(2);
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => !filters.length || filters.some((x) => f.includes(x)))
+  .sort();
+
+const rows: BenchRow[] = [];
+let failedToRun = false;
+for (const f of files) {
+  process.stderr.write(`running ${f}...\n`);
+  try {
+    const mod = (await import(pathToFileURL(new URL(f, dir).pathname).href)) as BenchFile;
+    rows.push(...(await mod.run()));
+  } catch (err) {
+    failedToRun = true;
+    console.error(`${f} failed: ${(err as Error).stack ?? err}`);
+  }
+}
+
+const ms = (x: number) => (x < 10 ? x.toFixed(3) : x.toFixed(1));
+const table = rows.map((r) => {
+  const ok = passes(r);
+  const ratio = ratioOf(r);
+  const rule = !r.target ? '(report)' : r.target.kind === 'speedup' ? `speedup >= ${r.target.value}x` : `cost <= ${r.target.value}x`;
+  return {
+    bench: r.bench,
+    what: r.what,
+    'ours ms': ms(r.ours),
+    'baseline ms': ms(r.baseline),
+    ratio: `${ratio.toFixed(2)}x`,
+    target: rule,
+    result: ok === null ? '-' : ok ? 'PASS' : 'FAIL',
+    ...(r.note ? { note: r.note } : {}),
+  };
+});
+console.log(`\nmedian of ${Math.max(RUNS, 15)} interleaved runs after warm-up; node ${process.version}; ${cpus().length} x ${cpus()[0]?.model}; ${(totalmem() / 2 ** 30).toFixed(1)} GiB`);
+console.table(table);
+const failed = rows.filter((r) => passes(r) === false);
+if (failed.length || failedToRun) {
+  console.log(`${failed.length} target(s) failed${failedToRun ? ', and a benchmark file failed to run' : ''}`);
+  process.exit(1);
+}
+console.log('all targets pass');

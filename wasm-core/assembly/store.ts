@@ -1,0 +1,405 @@
+// The per-sensor column store: a sorted list of non-overlapping segments, each a run of
+// (time f64, value f32) columns in its own pair of buffers. A chunk that does not overlap
+// what is held becomes a segment as it is, without a copy (the store takes ownership of the
+// buffers JavaScript wrote it into); only overlapping parts are merged. Small segments are
+// folded into a neighbour, so live appends stay amortised O(1) and segments stay few.
+import { sortChunk } from './sort';
+
+// Store header: segs (usize), count (i32), cap (i32), total (i32).
+// Segment record: tb (usize), vb (usize), off (i32), len (i32), cap (i32), pad.
+const REC: usize = 24;
+/** Segments shorter than this are folded into a neighbour. */
+const SMALL: i32 = 4096;
+
+// @ts-ignore: decorator
+@inline export function segCount(s: usize): i32 {
+  return load<i32>(s, 4);
+}
+// @ts-ignore: decorator
+@inline export function rec(s: usize, i: i32): usize {
+  return load<usize>(s) + <usize>i * REC;
+}
+// @ts-ignore: decorator
+@inline export function recT(r: usize): usize {
+  return load<usize>(r) + (<usize>load<i32>(r, 8) << 3);
+}
+// @ts-ignore: decorator
+@inline export function recV(r: usize): usize {
+  return load<usize>(r, 4) + (<usize>load<i32>(r, 8) << 2);
+}
+// @ts-ignore: decorator
+@inline export function recLen(r: usize): i32 {
+  return load<i32>(r, 12);
+}
+// @ts-ignore: decorator
+@inline function firstTime(r: usize): f64 {
+  return load<f64>(recT(r));
+}
+// @ts-ignore: decorator
+@inline function lastTime(r: usize): f64 {
+  return load<f64>(recT(r) + (<usize>(recLen(r) - 1) << 3));
+}
+
+function setRec(r: usize, tb: usize, vb: usize, off: i32, len: i32, cap: i32): void {
+  store<usize>(r, tb);
+  store<usize>(r, vb, 4);
+  store<i32>(r, off, 8);
+  store<i32>(r, len, 12);
+  store<i32>(r, cap, 16);
+}
+
+function freeRec(r: usize): void {
+  heap.free(load<usize>(r));
+  heap.free(load<usize>(r, 4));
+}
+
+export function storeNew(): usize {
+  const s = heap.alloc(16);
+  store<usize>(s, heap.alloc(8 * REC));
+  store<i32>(s, 0, 4);
+  store<i32>(s, 8, 8);
+  store<i32>(s, 0, 12);
+  return s;
+}
+
+export function storeFree(s: usize): void {
+  const n = segCount(s);
+  for (let i = 0; i < n; i++) freeRec(rec(s, i));
+  heap.free(load<usize>(s));
+  heap.free(s);
+}
+
+export function storeLength(s: usize): i32 {
+  return load<i32>(s, 12);
+}
+
+export function storeSegments(s: usize): i32 {
+  return segCount(s);
+}
+
+/** Opens `k` empty records at position `at`. */
+function openRecords(s: usize, at: i32, k: i32): void {
+  const n = segCount(s);
+  let cap = load<i32>(s, 8);
+  if (n + k > cap) {
+    while (n + k > cap) cap <<= 1;
+    store<usize>(s, heap.realloc(load<usize>(s), <usize>cap * REC));
+    store<i32>(s, cap, 8);
+  }
+  const base = load<usize>(s);
+  memory.copy(base + <usize>(at + k) * REC, base + <usize>at * REC, <usize>(n - at) * REC);
+  store<i32>(s, n + k, 4);
+}
+
+function closeRecords(s: usize, at: i32, k: i32): void {
+  const n = segCount(s);
+  const base = load<usize>(s);
+  memory.copy(base + <usize>at * REC, base + <usize>(at + k) * REC, <usize>(n - at - k) * REC);
+  store<i32>(s, n - k, 4);
+}
+
+/** First local index in the segment whose time is >= t (upper: > t). */
+export function segLowerBound(r: usize, t: f64, upper: bool): i32 {
+  const tp = recT(r);
+  let lo = 0;
+  let hi = recLen(r);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const x = load<f64>(tp + (<usize>mid << 3));
+    if (x < t || (upper && x == t)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** First segment whose last time is >= t. */
+export function segFirstEndingAtOrAfter(s: usize, t: f64): i32 {
+  let lo = 0;
+  let hi = segCount(s);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (lastTime(rec(s, mid)) < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** First segment whose first time is > t. */
+function segFirstStartingAfter(s: usize, t: f64): i32 {
+  let lo = 0;
+  let hi = segCount(s);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (firstTime(rec(s, mid)) <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Number of points held with time < t (upper: <= t). */
+export function storeBound(s: usize, t: f64, upper: bool): i32 {
+  const n = segCount(s);
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const r = rec(s, i);
+    if (lastTime(r) < t || (upper && lastTime(r) == t)) {
+      count += recLen(r);
+      continue;
+    }
+    return count + segLowerBound(r, t, upper);
+  }
+  return count;
+}
+
+export function storeLowerBound(s: usize, t: f64): i32 {
+  return storeBound(s, t, false);
+}
+
+export function storeUpperBound(s: usize, t: f64): i32 {
+  return storeBound(s, t, true);
+}
+
+// Where a global index lies: set by locate().
+export let locSeg: i32 = 0;
+export let locIdx: i32 = 0;
+
+export function locate(s: usize, g: i32): void {
+  const n = segCount(s);
+  let i = 0;
+  while (i < n && g >= recLen(rec(s, i))) {
+    g -= recLen(rec(s, i));
+    i++;
+  }
+  locSeg = i;
+  locIdx = g;
+}
+
+/** Copies points [from, from + count) of the store out to (outT f64, outV f32). */
+export function storeRead(s: usize, from: i32, count: i32, outT: usize, outV: usize): i32 {
+  locate(s, from);
+  let seg = locSeg;
+  let i = locIdx;
+  let w = 0;
+  const n = segCount(s);
+  while (w < count && seg < n) {
+    const r = rec(s, seg);
+    const k = min(recLen(r) - i, count - w);
+    memory.copy(outT + (<usize>w << 3), recT(r) + (<usize>i << 3), <usize>k << 3);
+    memory.copy(outV + (<usize>w << 2), recV(r) + (<usize>i << 2), <usize>k << 2);
+    w += k;
+    seg++;
+    i = 0;
+  }
+  return w;
+}
+
+/** First index p' >= p in the sorted chunk with t[p'] >= x (galloping: overlaps are short). */
+function gallopGE(t: usize, p: i32, n: i32, x: f64): i32 {
+  let step = 1;
+  let lo = p;
+  let hi = p;
+  while (hi < n && load<f64>(t + (<usize>hi << 3)) < x) {
+    lo = hi + 1;
+    hi += step;
+    step <<= 1;
+  }
+  if (hi > n) hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (load<f64>(t + (<usize>mid << 3)) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Copies [from, from + k) of a segment into fresh buffers of capacity k; returns them in scratch. */
+function copyOut(r: usize, from: i32, k: i32, dst: usize): void {
+  const tb = heap.alloc(<usize>k << 3);
+  const vb = heap.alloc(<usize>k << 2);
+  memory.copy(tb, recT(r) + (<usize>from << 3), <usize>k << 3);
+  memory.copy(vb, recV(r) + (<usize>from << 2), <usize>k << 2);
+  setRec(dst, tb, vb, 0, k, k);
+}
+
+let scratch: usize = 0; // room for three records
+
+/**
+ * Merges a chunk into the store and returns the number of points held. The store takes
+ * ownership of the chunk's buffers (time f64 and value f32, `n` points, from alloc). On equal
+ * times the chunk wins (and within a chunk, the later point): a later answer replaces an earlier one.
+ */
+export function storeMerge(s: usize, ct: usize, cv: usize, n: i32): i32 {
+  if (scratch == 0) scratch = heap.alloc(3 * REC);
+  n = sortChunk(ct, cv, n);
+  if (n == 0) {
+    heap.free(ct);
+    heap.free(cv);
+    return storeLength(s);
+  }
+  const c0 = load<f64>(ct);
+  const c1 = load<f64>(ct + (<usize>(n - 1) << 3));
+  const lo = segFirstEndingAtOrAfter(s, c0);
+  const hiEx = segFirstStartingAfter(s, c1);
+  if (lo >= hiEx) {
+    // No overlap: the chunk becomes a segment as it is.
+    openRecords(s, lo, 1);
+    setRec(rec(s, lo), ct, cv, 0, n, n);
+    store<i32>(s, storeLength(s) + n, 12);
+    coalesce(s, lo, lo + 2);
+    return storeLength(s);
+  }
+  const last = hiEx - 1;
+  const a = segLowerBound(rec(s, lo), c0, false);
+  const b = segLowerBound(rec(s, last), c1, true);
+
+  // The held points inside [c0, c1]: how many, and are they all repeated by the chunk?
+  let k = 0;
+  let allDup = true;
+  let p = 0;
+  for (let i = lo; i <= last; i++) {
+    const r = rec(s, i);
+    const from = i == lo ? a : 0;
+    const to = i == last ? b : recLen(r);
+    k += to - from;
+    if (!allDup) continue;
+    const tp = recT(r);
+    for (let j = from; j < to; j++) {
+      const x = load<f64>(tp + (<usize>j << 3));
+      p = gallopGE(ct, p, n, x);
+      if (p == n || load<f64>(ct + (<usize>p << 3)) != x) {
+        allDup = false;
+        break;
+      }
+    }
+  }
+
+  let nt = ct;
+  let nv = cv;
+  let nlen = n;
+  if (!allDup) {
+    nt = heap.alloc(<usize>(n + k) << 3);
+    nv = heap.alloc(<usize>(n + k) << 2);
+    nlen = mergeSpan(s, lo, last, a, b, ct, cv, n, nt, nv);
+    heap.free(ct);
+    heap.free(cv);
+  }
+  store<i32>(s, storeLength(s) - k + nlen, 12);
+
+  // What replaces segments [lo, last]: the kept head of lo, the new run, the kept tail of last.
+  let m = 0;
+  const rl = rec(s, lo);
+  const rh = rec(s, last);
+  const headLen = a;
+  const tailLen = recLen(rh) - b;
+  if (lo == last && headLen > 0 && tailLen > 0) {
+    // The chunk lands inside one segment: its head and tail cannot share a buffer, so the
+    // smaller side moves to buffers of its own.
+    if (tailLen <= headLen) {
+      setRec(scratch, load<usize>(rl), load<usize>(rl, 4), load<i32>(rl, 8), headLen, load<i32>(rl, 16));
+      setRec(scratch + REC, nt, nv, 0, nlen, n + (allDup ? 0 : k));
+      copyOut(rl, b, tailLen, scratch + 2 * REC);
+    } else {
+      copyOut(rl, 0, headLen, scratch);
+      setRec(scratch + REC, nt, nv, 0, nlen, n + (allDup ? 0 : k));
+      setRec(scratch + 2 * REC, load<usize>(rl), load<usize>(rl, 4), load<i32>(rl, 8) + b, tailLen, load<i32>(rl, 16));
+    }
+    m = 3;
+  } else {
+    if (headLen > 0) {
+      setRec(scratch, load<usize>(rl), load<usize>(rl, 4), load<i32>(rl, 8), headLen, load<i32>(rl, 16));
+      m++;
+    } else if (lo != last || tailLen == 0) freeRec(rl);
+    setRec(scratch + <usize>m * REC, nt, nv, 0, nlen, n + (allDup ? 0 : k));
+    m++;
+    if (tailLen > 0) {
+      setRec(scratch + <usize>m * REC, load<usize>(rh), load<usize>(rh, 4), load<i32>(rh, 8) + b, tailLen, load<i32>(rh, 16));
+      m++;
+    } else if (lo != last) freeRec(rh);
+    for (let i = lo + 1; i < last; i++) freeRec(rec(s, i));
+  }
+  const replaced = last - lo + 1;
+  if (m > replaced) openRecords(s, lo, m - replaced);
+  else if (m < replaced) closeRecords(s, lo, replaced - m);
+  memory.copy(rec(s, lo), scratch, <usize>m * REC);
+  coalesce(s, lo, lo + m + 1);
+  return storeLength(s);
+}
+
+/** Merges the held points of segments lo..last inside [c0, c1] with the chunk; the chunk wins ties. */
+function mergeSpan(s: usize, lo: i32, last: i32, a: i32, b: i32, ct: usize, cv: usize, n: i32, nt: usize, nv: usize): i32 {
+  let seg = lo;
+  let r = rec(s, seg);
+  let j = a;
+  let end = lo == last ? b : recLen(r);
+  let p = 0;
+  let w = 0;
+  while (true) {
+    while (j >= end && seg < last) {
+      seg++;
+      r = rec(s, seg);
+      j = 0;
+      end = seg == last ? b : recLen(r);
+    }
+    const haveHeld = j < end;
+    if (!haveHeld && p >= n) break;
+    const th = haveHeld ? load<f64>(recT(r) + (<usize>j << 3)) : Infinity;
+    const tc = p < n ? load<f64>(ct + (<usize>p << 3)) : Infinity;
+    if (haveHeld && (p >= n || th < tc)) {
+      store<f64>(nt + (<usize>w << 3), th);
+      store<f32>(nv + (<usize>w << 2), load<f32>(recV(r) + (<usize>j << 2)));
+      j++;
+    } else {
+      if (haveHeld && th == tc) j++; // the chunk replaces the held point
+      store<f64>(nt + (<usize>w << 3), tc);
+      store<f32>(nv + (<usize>w << 2), load<f32>(cv + (<usize>p << 2)));
+      p++;
+    }
+    w++;
+  }
+  return w;
+}
+
+/** Appends segment `src` to segment `dst` (adjacent in time), growing dst's buffers. */
+function appendInto(dst: usize, src: usize): void {
+  const off = load<i32>(dst, 8);
+  const len = recLen(dst);
+  const add = recLen(src);
+  let cap = load<i32>(dst, 16);
+  if (off + len + add > cap) {
+    cap = max(len + add + ((len + add) >> 1), 64);
+    let tb = load<usize>(dst);
+    let vb = load<usize>(dst, 4);
+    if (off == 0) {
+      tb = heap.realloc(tb, <usize>cap << 3);
+      vb = heap.realloc(vb, <usize>cap << 2);
+    } else {
+      const nt = heap.alloc(<usize>cap << 3);
+      const nv = heap.alloc(<usize>cap << 2);
+      memory.copy(nt, recT(dst), <usize>len << 3);
+      memory.copy(nv, recV(dst), <usize>len << 2);
+      heap.free(tb);
+      heap.free(vb);
+      tb = nt;
+      vb = nv;
+    }
+    setRec(dst, tb, vb, 0, len, cap);
+  }
+  memory.copy(recT(dst) + (<usize>len << 3), recT(src), <usize>add << 3);
+  memory.copy(recV(dst) + (<usize>len << 2), recV(src), <usize>add << 2);
+  store<i32>(dst, len + add, 12);
+}
+
+/** Folds small segments in [from, to) into their left neighbour. */
+function coalesce(s: usize, from: i32, to: i32): void {
+  let j = max(from, 1);
+  while (j < min(to, segCount(s))) {
+    const left = rec(s, j - 1);
+    const right = rec(s, j);
+    if (recLen(right) < SMALL || recLen(left) < SMALL) {
+      appendInto(left, right);
+      freeRec(right);
+      closeRecords(s, j, 1);
+      to--;
+    } else j++;
+  }
+}

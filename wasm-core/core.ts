@@ -1,0 +1,249 @@
+import type { ConversionParams } from './conversion';
+
+/** The raw exports of build/core.wasm (pointers and counts are numbers). */
+export interface CoreExports {
+  memory: WebAssembly.Memory;
+  _start(): void;
+  coreVersion(): number;
+  alloc(size: number): number;
+  free(ptr: number): void;
+  sortChunk(t: number, v: number, n: number): number;
+  storeNew(): number;
+  storeFree(s: number): void;
+  storeLength(s: number): number;
+  storeSegments(s: number): number;
+  storeLowerBound(s: number, t: number): number;
+  storeUpperBound(s: number, t: number): number;
+  storeRead(s: number, from: number, count: number, outT: number, outV: number): number;
+  storeMerge(s: number, t: number, v: number, n: number): number;
+  m4(t: number, v: number, n: number, t0: number, t1: number, width: number, outT: number, outV: number): number;
+  storeView(s: number, t0: number, t1: number, width: number, outT: number, outV: number, edges: number): number;
+  viewRawPoints(): number;
+  viewMin(): number;
+  viewMax(): number;
+  setConversion(kind: number, offsetMm: number, inches: number, a: number, b: number, c: number): void;
+  convertValue(raw: number): number;
+  setTimeZone(tp: number, op: number, n: number): void;
+  csvRows(s: number, from: number, count: number, fmt: number, decimals: number, out: number): number;
+  sumColumns(t: number, v: number, n: number): number;
+  copyBytes(dst: number, src: number, n: number): void;
+}
+
+/** Host functions the core imports: Math.pow and Math.acos, so that it agrees bit for bit with the reference. */
+export function coreImports(): WebAssembly.Imports {
+  return {
+    env: {
+      abort(_msg: number, _file: number, line: number, col: number) {
+        throw new Error(`wasm-core aborted at ${line}:${col}`);
+      },
+      pow: Math.pow,
+      acos: Math.acos,
+    },
+  };
+}
+
+const wasmUrl = () => new URL('./build/core.wasm', import.meta.url);
+
+/** Instantiates the core: from bytes when given, else from build/core.wasm (file in Node, fetch in a browser or worker). */
+export async function loadCore(bytes?: BufferSource): Promise<Core> {
+  if (!bytes) {
+    const url = wasmUrl();
+    if (url.protocol === 'file:') {
+      // hidden from bundlers: this branch runs only in Node (tests, benchmarks)
+      const fsModule = 'node:fs/promises';
+      const { readFile } = (await import(/* @vite-ignore */ fsModule)) as typeof import('node:fs/promises');
+      bytes = await readFile(url).catch((err: NodeJS.ErrnoException) => {
+        throw err.code === 'ENOENT' ? new Error('wasm-core/build/core.wasm is missing: run `npm run build:wasm` first.') : err;
+      });
+    } else {
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`Could not load the data core (${res.status}).`);
+      bytes = await res.arrayBuffer();
+    }
+  }
+  const { instance } = await WebAssembly.instantiate(bytes, coreImports());
+  const x = instance.exports as unknown as CoreExports;
+  x._start();
+  return new Core(x);
+}
+
+export const EXPORT_FORMATS = ['Default', 'DD/MM/YYYY HH:mm:ss', 'ISO8601 local', 'ISO8601 UTC'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Offset table for a time zone: from at[i] (UTC ms) on, local = UTC + offset[i] ms. */
+export interface ZoneOffsets {
+  at: Float64Array;
+  offset: Float64Array;
+}
+
+export interface M4Out {
+  time: Float64Array;
+  value: Float64Array;
+}
+
+export interface ViewOut extends M4Out {
+  min: number;
+  max: number;
+  rawPoints: number;
+}
+
+const CSV_ROW_MAX = 64;
+const CSV_BLOCK = 65_536;
+
+/**
+ * Typed access to the core. A store is a number (its address); it lives until freeStore.
+ * Views on memory are made after each call, because a call may grow (and so detach) the buffer.
+ */
+export class Core {
+  constructor(readonly x: CoreExports) {}
+
+  get version(): number {
+    return this.x.coreVersion();
+  }
+
+  /** Current bytes of linear memory (for diagnostics). */
+  get memoryBytes(): number {
+    return this.x.memory.buffer.byteLength;
+  }
+
+  newStore(): number {
+    return this.x.storeNew();
+  }
+
+  freeStore(s: number): void {
+    this.x.storeFree(s);
+  }
+
+  length(s: number): number {
+    return this.x.storeLength(s);
+  }
+
+  segments(s: number): number {
+    return this.x.storeSegments(s);
+  }
+
+  lowerBound(s: number, t: number): number {
+    return this.x.storeLowerBound(s, t);
+  }
+
+  upperBound(s: number, t: number): number {
+    return this.x.storeUpperBound(s, t);
+  }
+
+  /** Copies a chunk into core memory and merges it; returns the points held. Times must be finite. */
+  merge(s: number, time: ArrayLike<number>, value: ArrayLike<number>): number {
+    const n = time.length;
+    if (value.length !== n) throw new Error('time and value columns differ in length');
+    const t = this.x.alloc(n * 8);
+    const v = this.x.alloc(n * 4);
+    const buf = this.x.memory.buffer;
+    new Float64Array(buf, t, n).set(time);
+    new Float32Array(buf, v, n).set(value);
+    return this.x.storeMerge(s, t, v, n);
+  }
+
+  /** Copies points [from, from + count) out of the store. */
+  read(s: number, from = 0, count = this.length(s) - from): { time: Float64Array; value: Float32Array } {
+    count = Math.max(0, Math.min(count, this.length(s) - from));
+    const t = this.x.alloc(count * 8);
+    const v = this.x.alloc(count * 4);
+    this.x.storeRead(s, from, count, t, v);
+    const buf = this.x.memory.buffer;
+    const out = { time: new Float64Array(buf, t, count).slice(), value: new Float32Array(buf, v, count).slice() };
+    this.x.free(t);
+    this.x.free(v);
+    return out;
+  }
+
+  /** Sorts and de-duplicates one chunk (later point wins); returns copies. */
+  sortChunk(time: ArrayLike<number>, value: ArrayLike<number>): { time: Float64Array; value: Float32Array } {
+    const n = time.length;
+    const t = this.x.alloc(n * 8);
+    const v = this.x.alloc(n * 4);
+    let buf = this.x.memory.buffer;
+    new Float64Array(buf, t, n).set(time);
+    new Float32Array(buf, v, n).set(value);
+    const m = this.x.sortChunk(t, v, n);
+    buf = this.x.memory.buffer;
+    const out = { time: new Float64Array(buf, t, m).slice(), value: new Float32Array(buf, v, m).slice() };
+    this.x.free(t);
+    this.x.free(v);
+    return out;
+  }
+
+  /** M4 of sorted columns (times ms) inside [t0, t1] to width pixels; copies in and out. */
+  m4(time: Float64Array, value: Float32Array, t0: number, t1: number, width: number): M4Out {
+    const n = time.length;
+    const room = 4 * (width + 1);
+    const t = this.x.alloc(n * 8);
+    const v = this.x.alloc(n * 4);
+    const ot = this.x.alloc(room * 8);
+    const ov = this.x.alloc(room * 8);
+    let buf = this.x.memory.buffer;
+    new Float64Array(buf, t, n).set(time);
+    new Float32Array(buf, v, n).set(value);
+    const k = this.x.m4(t, v, n, t0, t1, width, ot, ov);
+    buf = this.x.memory.buffer;
+    const out = { time: new Float64Array(buf, ot, k).slice(), value: new Float64Array(buf, ov, k).slice() };
+    for (const p of [t, v, ot, ov]) this.x.free(p);
+    return out;
+  }
+
+  setConversion(p: ConversionParams): void {
+    this.x.setConversion(p.kind, p.offsetMm, p.inches ? 1 : 0, p.a, p.b, p.c);
+  }
+
+  convert(p: ConversionParams, raw: number): number {
+    this.setConversion(p);
+    return this.x.convertValue(raw);
+  }
+
+  /** The chart's view: M4 of [t0, t1] at width pixels, converted, times in epoch seconds, edges included. */
+  view(s: number, t0: number, t1: number, width: number, p: ConversionParams, edges = true): ViewOut {
+    const w = Math.max(1, Math.round(width));
+    const room = 4 * (w + 1) + 2;
+    const ot = this.x.alloc(room * 8);
+    const ov = this.x.alloc(room * 8);
+    this.setConversion(p);
+    const k = this.x.storeView(s, t0, t1, w, ot, ov, edges ? 1 : 0);
+    const buf = this.x.memory.buffer;
+    const out = {
+      time: new Float64Array(buf, ot, k).slice(),
+      value: new Float64Array(buf, ov, k).slice(),
+      min: this.x.viewMin(),
+      max: this.x.viewMax(),
+      rawPoints: this.x.viewRawPoints(),
+    };
+    this.x.free(ot);
+    this.x.free(ov);
+    return out;
+  }
+
+  /**
+   * CSV rows ("time,value\r\n") for points [from, from + count) of the store, times in the
+   * zone given by the offset table, values converted with `decimals` decimals. Written in
+   * blocks so that memory stays small; the string pieces are joined once.
+   */
+  csvRows(s: number, from: number, count: number, format: ExportFormat, decimals: number, p: ConversionParams, zone: ZoneOffsets): string {
+    const fmt = EXPORT_FORMATS.indexOf(format);
+    if (fmt < 0) throw new Error(`Unknown export format ${format}`);
+    const zn = zone.at.length;
+    const zt = this.x.alloc(zn * 8);
+    const zo = this.x.alloc(zn * 8);
+    const block = Math.min(CSV_BLOCK, Math.max(count, 1));
+    const out = this.x.alloc(block * CSV_ROW_MAX);
+    new Float64Array(this.x.memory.buffer, zt, zn).set(zone.at);
+    new Float64Array(this.x.memory.buffer, zo, zn).set(zone.offset);
+    this.x.setTimeZone(zt, zo, zn);
+    this.setConversion(p);
+    const decoder = new TextDecoder();
+    const parts: string[] = [];
+    for (let done = 0; done < count; done += block) {
+      const bytes = this.x.csvRows(s, from + done, Math.min(block, count - done), fmt, decimals, out);
+      parts.push(decoder.decode(new Uint8Array(this.x.memory.buffer, out, bytes)));
+    }
+    this.x.setTimeZone(0, 0, 0);
+    for (const q of [zt, zo, out]) this.x.free(q);
+    return parts.join('');
+  }
+}

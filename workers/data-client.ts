@@ -1,0 +1,31 @@
+import * as Comlink from 'comlink';
+import type { DataWorkerApi, LoadProgress, LoadRequest } from './data-api';
+
+export interface DataWorkerClient {
+  /** The worker's API; load() sends a fresh token first and wraps the progress callback for Comlink. */
+  api: DataWorkerApi;
+  terminate(): void;
+}
+
+/**
+ * Starts the data worker (a module worker that Vite bundles with the WASM core) and returns a
+ * typed proxy. `getIdToken` is asked before every load, so an expired token is never used.
+ */
+export function createDataWorker(opts: { apiBase: string; getIdToken: () => Promise<string | undefined> }): DataWorkerClient {
+  const worker = new Worker(new URL('./data.worker.ts', import.meta.url), { type: 'module' });
+  const remote = Comlink.wrap<DataWorkerApi>(worker);
+  const api: DataWorkerApi = {
+    configure: (o) => void remote.configure(o),
+    setToken: (t) => void remote.setToken(t),
+    async load(req: LoadRequest, onProgress?: (p: LoadProgress) => void) {
+      const token = await opts.getIdToken();
+      await remote.configure({ apiBase: opts.apiBase, token: token ?? '' });
+      return remote.load(req, onProgress ? Comlink.proxy(onProgress) : undefined);
+    },
+    append: (target, points) => void remote.append(target, points),
+    view: (req) => remote.view(req),
+    exportCsv: (req) => remote.exportCsv(req),
+    clear: (target) => void remote.clear(target),
+  };
+  return { api, terminate: () => worker.terminate() };
+}

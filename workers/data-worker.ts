@@ -1,0 +1,197 @@
+import type { Core } from '../wasm-core/core';
+import { conversionParams } from '../wasm-core/conversion';
+import { buildCsv } from '../wasm-core/csv-file';
+import { toEvict } from './cache-policy';
+import { planChunks, runGrouped } from './chunk-plan';
+import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, LoadResult, SeriesTarget, ViewRequest, ViewResult } from './data-api';
+import { fetchChunk } from './measurement-fetch';
+
+/** monitoring-client.md 7: a call without a session fails with this. */
+export const NOT_LOGGED_IN = 'User is not logged in';
+/** sensor-setup.md 9: an empty request resolves after 500 ms. */
+export const EMPTY_REQUEST_MS = 500;
+/** Held chunks ending this long before they were fetched are complete (transmissions are at most daily). */
+const SETTLED_MS = 86_400_000;
+
+export interface DataWorkerDeps {
+  core: Core;
+  fetch?: typeof fetch;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+interface Entry {
+  store: number;
+  lastUsed: number;
+  /** Ranges fetched completely, with when: [startTime, endTime, fetchedAt]. */
+  loaded: [number, number, number][];
+  abort: AbortController | null;
+}
+
+const keyOf = (t: SeriesTarget) => `${t.orgId}/${t.sensorId}`;
+const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+/**
+ * The data worker's implementation, free of worker plumbing so that it runs in Node tests too:
+ * data.worker.ts exposes it with Comlink. One column store per sensor in the core's memory.
+ */
+export class DataWorker implements DataWorkerApi {
+  private apiBase = '';
+  private token = '';
+  private readonly entries = new Map<string, Entry>();
+  private inView: string | null = null;
+  private tick = 0;
+  private readonly fetch: typeof fetch;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly deps: DataWorkerDeps) {
+    this.fetch = deps.fetch ?? ((input, init) => fetch(input, init));
+    this.now = deps.now ?? Date.now;
+    this.sleep = deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  configure(opts: { apiBase: string; token: string }): void {
+    this.apiBase = opts.apiBase;
+    this.token = opts.token;
+  }
+
+  setToken(token: string): void {
+    this.token = token;
+  }
+
+  /** Points held per sensor (diagnostics and tests). */
+  held(): Record<string, number> {
+    return Object.fromEntries([...this.entries].map(([k, e]) => [k, this.deps.core.length(e.store)]));
+  }
+
+  private entry(target: SeriesTarget, create: boolean): Entry | null {
+    const key = keyOf(target);
+    let e = this.entries.get(key);
+    if (!e && create) {
+      e = { store: this.deps.core.newStore(), lastUsed: 0, loaded: [], abort: null };
+      this.entries.set(key, e);
+    }
+    if (e) e.lastUsed = ++this.tick;
+    return e ?? null;
+  }
+
+  private summary(e: Entry | null, startTime: number, endTime: number): LoadResult {
+    if (!e) return { points: 0, firstTime: null, lastTime: null };
+    const core = this.deps.core;
+    const from = core.lowerBound(e.store, startTime);
+    const to = core.upperBound(e.store, endTime);
+    if (to <= from) return { points: 0, firstTime: null, lastTime: null };
+    return { points: to - from, firstTime: core.read(e.store, from, 1).time[0], lastTime: core.read(e.store, to - 1, 1).time[0] };
+  }
+
+  private isSettled(e: Entry, startTime: number, endTime: number): boolean {
+    return e.loaded.some(([s, t, at]) => s <= startTime && endTime <= t && endTime < at - SETTLED_MS);
+  }
+
+  async load(req: LoadRequest, onProgress?: (p: LoadProgress) => void): Promise<LoadResult> {
+    if (!finite(req.startTime) || !finite(req.endTime)) throw new Error('startTime and endTime must be epoch milliseconds.');
+    const chunks = req.endTime >= req.startTime ? planChunks(req.startTime, req.endTime) : [];
+    if (chunks.length === 0) {
+      await this.sleep(EMPTY_REQUEST_MS);
+      return { points: 0, firstTime: null, lastTime: null };
+    }
+    if (!this.token || !this.apiBase) throw new Error(NOT_LOGGED_IN);
+    const key = keyOf(req);
+    this.inView = key;
+    const e = this.entry(req, true)!;
+    e.abort?.abort();
+    const abort = new AbortController();
+    e.abort = abort;
+    const fetchedAt = this.now();
+    const todo = req.refresh ? chunks : chunks.filter((c) => !this.isSettled(e, c.startTime, c.endTime));
+    const progress = { chunksDone: chunks.length - todo.length, chunksTotal: chunks.length, points: 0 };
+    const report = () => {
+      progress.points = this.entries.has(key) ? this.deps.core.length(e.store) : 0;
+      try {
+        // a Comlink proxy answers with a promise; a failed progress report must not fail the load
+        void Promise.resolve(onProgress?.({ ...progress })).catch(() => undefined);
+      } catch {
+        /* ignore */
+      }
+    };
+    report();
+    const ctx = { apiBase: this.apiBase, token: this.token, fetch: this.fetch, signal: abort.signal };
+    try {
+      await runGrouped(todo, async (range) => {
+        await fetchChunk(ctx, req, range, (page) => {
+          if (abort.signal.aborted || this.entries.get(key) !== e) return;
+          this.deps.core.merge(e.store, page.time, page.rawDistance);
+        });
+        progress.chunksDone++;
+        report();
+      });
+    } finally {
+      if (e.abort === abort) e.abort = null;
+    }
+    if (abort.signal.aborted) throw new DOMException('The load was replaced by a newer one.', 'AbortError');
+    e.loaded.push([req.startTime, req.endTime, fetchedAt]);
+    this.enforceCaps();
+    return this.summary(this.entries.get(key) ?? null, req.startTime, req.endTime);
+  }
+
+  append(target: SeriesTarget, points: { time: number; rawDistance: number }[]): void {
+    const ok = points.filter((p) => finite(p.time) && finite(p.rawDistance));
+    if (ok.length === 0) return;
+    const e = this.entry(target, true)!;
+    this.deps.core.merge(
+      e.store,
+      ok.map((p) => p.time),
+      ok.map((p) => p.rawDistance),
+    );
+    this.enforceCaps();
+  }
+
+  async view(req: ViewRequest): Promise<ViewResult> {
+    const params = conversionParams(req.mode, req.offsetMm, req.conversion, req.unit);
+    this.inView = keyOf(req);
+    const e = this.entry(req, false);
+    if (!e) return { time: new Float64Array(), value: new Float64Array(), min: NaN, max: NaN, rawPoints: 0 };
+    const width = Math.max(1, Math.round(req.widthPx * (req.pxRatio ?? 1)));
+    return this.deps.core.view(e.store, req.startTime, req.endTime, width, params);
+  }
+
+  async exportCsv(req: ExportRequest): Promise<{ filename: string; csv: string }> {
+    const params = conversionParams(req.mode, req.offsetMm, req.conversion, req.unit);
+    const e = this.entry(req, false);
+    const store = e?.store ?? this.deps.core.newStore();
+    try {
+      const { filename, csv } = buildCsv(this.deps.core, store, {
+        startTime: req.startTime,
+        endTime: req.endTime,
+        format: req.format,
+        timeZone: req.timeZone,
+        sensorName: req.sensorName,
+        serial: req.serial,
+        params,
+        nowMs: this.now(),
+      });
+      return { filename, csv };
+    } finally {
+      if (!e) this.deps.core.freeStore(store);
+    }
+  }
+
+  clear(target?: SeriesTarget): void {
+    const keys = target ? [keyOf(target)] : [...this.entries.keys()];
+    for (const k of keys) this.drop(k);
+  }
+
+  private drop(key: string): void {
+    const e = this.entries.get(key);
+    if (!e) return;
+    e.abort?.abort();
+    this.entries.delete(key);
+    this.deps.core.freeStore(e.store);
+  }
+
+  private enforceCaps(): void {
+    const list = [...this.entries].map(([key, e]) => ({ key, points: this.deps.core.length(e.store), lastUsed: e.lastUsed }));
+    for (const key of toEvict(list, this.inView)) this.drop(key);
+  }
+}

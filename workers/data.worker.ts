@@ -1,0 +1,36 @@
+/// <reference lib="webworker" />
+import * as Comlink from 'comlink';
+import { loadCore } from '../wasm-core/core';
+import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, SeriesTarget, ViewRequest } from './data-api';
+import { DataWorker } from './data-worker';
+
+// The data worker: fetches, parses and stores measurements in the WASM core, off the main thread.
+const ready = loadCore().then((core) => new DataWorker({ core }));
+
+const api: DataWorkerApi = {
+  async configure(opts: { apiBase: string; token: string }) {
+    (await ready).configure(opts);
+  },
+  async setToken(token: string) {
+    (await ready).setToken(token);
+  },
+  async load(req: LoadRequest, onProgress?: (p: LoadProgress) => void) {
+    return (await ready).load(req, onProgress);
+  },
+  async append(target: SeriesTarget, points: { time: number; rawDistance: number }[]) {
+    (await ready).append(target, points);
+  },
+  async view(req: ViewRequest) {
+    const r = await (await ready).view(req);
+    // the typed arrays move to the main thread without a copy
+    return Comlink.transfer(r, [r.time.buffer, r.value.buffer]);
+  },
+  async exportCsv(req: ExportRequest) {
+    return (await ready).exportCsv(req);
+  },
+  async clear(target?: SeriesTarget) {
+    (await ready).clear(target);
+  },
+} as unknown as DataWorkerApi;
+
+Comlink.expose(api);
