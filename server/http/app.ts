@@ -17,6 +17,7 @@ import { liveRoutes } from '../gateway/live.routes';
 import { ingestRoutes } from '../ingest/ingest.routes';
 import { devRoutes } from './dev.routes';
 import { clientConfig } from './client-config';
+import { mapRoutes } from './map.routes';
 
 /** One port: the app, the gateway, identity, ingest and (via upgrade) MQTT over WebSocket. */
 export function createApp(ctx: AppContext) {
@@ -48,6 +49,7 @@ export function createApp(ctx: AppContext) {
   app.route('/api', api);
   app.route('/identity', identityRoutes(ctx));
   app.route('/ingest', ingestRoutes(ctx));
+  app.route('/map', mapRoutes(ctx));
   if (ctx.config.DEMO_MODE) app.route('/dev', devRoutes(ctx));
   app.get('/config.json', (c) => c.json(clientConfig(ctx, new URL(c.req.url))));
 

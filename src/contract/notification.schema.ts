@@ -25,8 +25,11 @@ export const sensorNotificationSchema = z.object({
       .optional(),
     measurement: z.number().nullable().optional(),
     delta: z.number().nullable().optional(),
+    /** SENSOR_ERROR: the measurement error code (E1...). */
+    errorCode: z.string().nullable().optional(),
   }),
 });
 export type SensorNotification = z.infer<typeof sensorNotificationSchema>;
 
 export const notificationListSchema = z.object({ notifications: z.array(sensorNotificationSchema) });
+export type NotificationType = z.infer<typeof notificationTypeSchema>;

@@ -86,3 +86,20 @@ export const sensorSchema = z.object({
 export type Sensor = z.infer<typeof sensorSchema>;
 
 export const sensorListSchema = z.object({ sensors: z.array(sensorSchema) });
+
+/** POST /organisations/{orgId}/add-sensor: the serial and claim code printed on the licence card. */
+export const addSensorRequestSchema = z.object({ serial: z.string(), claimCode: z.string() });
+export const addSensorResponseSchema = z.object({ sensor: sensorSchema });
+
+/** A firmware record as GET /admin/firmware answers it (site admins). */
+export const firmwareSchema = z.object({
+  id: z.string(),
+  fwName: z.string(),
+  fwType: z.enum(['Main', 'Radar', 'Ble']),
+  fwVersion: z.number(),
+  buildType: z.enum(['Alpha', 'Beta', 'Production']),
+  createdAt: z.number(),
+  applyTo: z.object({ hardwareVersions: z.array(z.number()) }),
+});
+export type Firmware = z.infer<typeof firmwareSchema>;
+export const firmwareListSchema = z.object({ firmware: z.array(firmwareSchema) });

@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './harness';
+
+describe('the offline map style (DESIGN: maps work with no network; the dashboard map)', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer('pglite');
+  });
+  afterAll(() => s?.close());
+
+  it('serves a MapLibre style whose sources are on this server, as config.json points to it', async () => {
+    const cfg = await (await fetch(`${s.url}/config.json`)).json();
+    const res = await fetch(cfg.map.styles.roadmap);
+    expect(res.status).toBe(200);
+    const style = await res.json();
+    expect(style.version).toBe(8);
+    for (const src of Object.values(style.sources) as { data: string }[]) expect(src.data.startsWith(s.url)).toBe(true);
+  });
+
+  it('serves land polygons that cover New Zealand', async () => {
+    const land = await (await fetch(`${s.url}/map/land.geojson`)).json();
+    expect(land.type).toBe('FeatureCollection');
+    const coords = JSON.stringify(land);
+    // a coordinate near Tauranga's longitude and latitude appears in the land outline
+    expect(coords).toMatch(/17[5-7]\.\d+,-3[6-8]\.\d+/);
+  });
+});
