@@ -8,6 +8,8 @@ const backend = process.env.BACKEND_URL ?? 'http://localhost:8080';
 
 export default defineConfig({
   plugins: [react(), wasm()],
+  // shown to site admins in the profile menu
+  define: { __BUILD_DATE__: JSON.stringify(new Date().toISOString()) },
   worker: { format: 'es', plugins: () => [wasm()] },
   build: { target: 'es2022', outDir: process.env.VITE_OUT_DIR ?? 'dist', sourcemap: true, chunkSizeWarningLimit: 4000 },
   server: {

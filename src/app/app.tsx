@@ -1,18 +1,27 @@
 import '@mantine/core/styles.css';
-import { MantineProvider, Center, Loader, Stack, Text, Title } from '@mantine/core';
-import { theme } from './theme';
+import '@mantine/dates/styles.css';
+import '@mantine/notifications/styles.css';
+import { useMemo } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { RouterProvider } from 'react-router-dom';
+import type { ClientConfig } from '../shared/session';
+import { AuthContext, type AuthRef } from './auth-context';
+import { ConfigContext } from './config-context';
+import { createAppRouter } from './router';
+import { NOTICE_MS, theme } from './theme';
 
-/** Root component. (The router and providers arrive with the sign-in work.) */
-export function App() {
+/** Root component: theme, toasts (notices 4 s; callers pass 2 s for transient coloured messages), auth, config and the router. */
+export function App({ config, auth }: { config: ClientConfig; auth: AuthRef }) {
+  const router = useMemo(() => createAppRouter(), []);
   return (
     <MantineProvider theme={theme}>
-      <Center h="100vh">
-        <Stack align="center">
-          <Title order={1}>Tidewatch</Title>
-          <Text c="dimmed">Remote water and tank monitoring</Text>
-          <Loader />
-        </Stack>
-      </Center>
+      <Notifications position="top-right" autoClose={NOTICE_MS} limit={4} />
+      <ConfigContext.Provider value={config}>
+        <AuthContext.Provider value={auth}>
+          <RouterProvider router={router} />
+        </AuthContext.Provider>
+      </ConfigContext.Provider>
     </MantineProvider>
   );
 }

@@ -1,9 +1,27 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { createActor } from 'xstate';
 import { App } from './app';
+import { BootErrorPage } from './pages/boot-error-page';
+import { liveAuthMachine } from './auth-actors';
+import { configureIdentity, loadClientConfig } from '../shared/amplify';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const root = createRoot(document.getElementById('root')!);
+
+/** The app edge: runtime config first, then Amplify and the gateway, then the auth machine, then the UI. */
+async function boot() {
+  const config = await loadClientConfig();
+  const auth = createActor(liveAuthMachine);
+  // A signed call that finds no usable token is a failed token check: it un-authenticates.
+  configureIdentity(config, () => auth.send({ type: 'SESSION_EXPIRED' }));
+  auth.start();
+  root.render(
+    <StrictMode>
+      <App config={config} auth={auth} />
+    </StrictMode>,
+  );
+}
+
+boot().catch((err: unknown) => {
+  root.render(<BootErrorPage error={err} />);
+});

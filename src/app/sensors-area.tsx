@@ -1,6 +1,118 @@
-import { Text } from '@mantine/core';
+import { useState } from 'react';
+import { Navigate, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { Box, Center, Loader } from '@mantine/core';
+import { ROLES } from '../contract/organisation.schema';
+import type { Sensor } from '../contract/sensor.schema';
+import { parseDateQuery } from '../domain/date-query';
+import { useSession } from '../shared/session';
+import { supportHref } from './links';
+import { ChartPane } from '../features/chart/chart-pane';
+import { Dashboard } from '../features/dashboard/dashboard';
+import { MeasurementErrorsPage } from '../features/errors/measurement-errors-page';
+import { AddSensorModal } from '../features/sensors/add-sensor-modal';
+import { SensorDetailFrame, type DetailTab } from '../features/sensors/sensor-detail-frame';
+import { SensorsPage, useIsMobile } from '../features/sensors/sensors-page';
+import { NoOrganisation, NoSensors, SensorsLoadFailed } from '../features/sensors/sensors-empty';
+import { useSensorList } from '../features/sensors/use-sensor-list';
 
-/** /org/:orgSlug/sensors/* : list, detail tabs, dashboard with chart, measurement errors (being built: see issue 4). */
+/** /org/:orgSlug/sensors/* : the list, the detail tabs by role, the dashboard with its chart, and measurement errors. */
 export function SensorsArea() {
-  return <Text>Sensors</Text>;
+  const session = useSession();
+  return <Box p="md">{session.org ? <OrgSensors /> : <NoOrganisation />}</Box>;
+}
+
+function OrgSensors() {
+  const { org, orgPath, config } = useSession();
+  const sensorsUrl = `${orgPath}/sensors`;
+  const list = useSensorList(org.id);
+  const navigate = useNavigate();
+  const mobile = useIsMobile();
+  const [adding, setAdding] = useState(false);
+  const canAdd = org.role === ROLES.ADMIN || org.role === ROLES.OWNER;
+  const onAdded = async (sensor: Sensor) => {
+    await list.reload();
+    navigate(`${sensorsUrl}/${sensor.serial}`);
+  };
+
+  if (list.status === 'loading') {
+    return (
+      <Center h="60vh">
+        <Loader />
+      </Center>
+    );
+  }
+  if (list.status === 'error') return <SensorsLoadFailed message={list.message} onReload={() => window.location.reload()} />;
+  if (list.sensors.length === 0) {
+    return (
+      <>
+        <NoSensors canAdd={canAdd} onAdd={() => setAdding(true)} supportHref={supportHref(config)} />
+        {canAdd && <AddSensorModal orgId={org.id} opened={adding} onClose={() => setAdding(false)} onAdded={onAdded} />}
+      </>
+    );
+  }
+  const page = (selected?: Sensor) => (
+    <SensorsPage
+      org={org}
+      sensors={list.sensors}
+      sensorsUrl={sensorsUrl}
+      selectedSerial={selected?.serial}
+      canAdd={canAdd}
+      onAdded={onAdded}
+      detail={selected && <SensorDetail sensor={selected} sensorsUrl={sensorsUrl} mobile={mobile} />}
+    />
+  );
+  return (
+    <Routes>
+      {/* the bare route opens the first sensor; on a phone it is where the list lives */}
+      <Route index element={mobile ? page() : <Navigate to={`${sensorsUrl}/${list.sensors[0].serial}`} replace />} />
+      <Route path=":serial/*" element={<SelectedSensor sensors={list.sensors} sensorsUrl={sensorsUrl} render={page} />} />
+    </Routes>
+  );
+}
+
+function SelectedSensor({ sensors, sensorsUrl, render }: { sensors: Sensor[]; sensorsUrl: string; render(s: Sensor): React.ReactNode }) {
+  const { serial = '' } = useParams();
+  const sensor = sensors.find((s) => s.serial === serial.toUpperCase());
+  if (!sensor) return <Navigate to={sensorsUrl} replace />;
+  return render(sensor);
+}
+
+/** The detail routes of monitoring-client 2.5; unknown sub-paths go to the default sensors route. */
+function SensorDetail({ sensor, sensorsUrl, mobile }: { sensor: Sensor; sensorsUrl: string; mobile: boolean }) {
+  const { org, user, config } = useSession();
+  const sub = (useParams()['*'] ?? '').replace(/\/+$/, '');
+  const [query] = useSearchParams();
+  const navigate = useNavigate();
+  const base = `${sensorsUrl}/${sensor.serial}`;
+  const errorsPath = mobile ? `${base}/errors` : `${base}/admin-tools/errors`;
+
+  let tab: DetailTab;
+  if (sub === '') tab = 'dashboard';
+  else if (user.isSiteAdmin && (sub === 'admin-tools/errors' || sub === 'errors')) {
+    if (`${base}/${sub}` !== errorsPath) return <Navigate to={errorsPath} replace />;
+    tab = 'errors';
+  } else return <Navigate to={sensorsUrl} replace />;
+
+  return (
+    <SensorDetailFrame sensor={sensor} tab={tab} isSiteAdmin={user.isSiteAdmin} mobile={mobile} onTab={(t) => navigate(t === 'dashboard' ? base : errorsPath)}>
+      {tab === 'dashboard' ? (
+        <Dashboard
+          sensor={sensor}
+          org={org}
+          isSiteAdmin={user.isSiteAdmin}
+          timeDisplay={user.displaySettings.timeDisplay}
+          mapStyleUrl={config.map.styles.roadmap}
+          chart={<ChartPane sensor={sensor} org={org} height={335} />}
+        />
+      ) : (
+        <MeasurementErrorsPage
+          key={sensor.id}
+          sensor={sensor}
+          timeDisplay={user.displaySettings.timeDisplay}
+          timeZone={org.locale.timezone}
+          initialRange={parseDateQuery(query.get('start'), query.get('end'), Date.now())}
+        />
+      )}
+    </SensorDetailFrame>
+  );
 }

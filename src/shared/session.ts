@@ -23,6 +23,8 @@ export interface ClientConfig {
   mqtt: { url: string };
   map: { styles: Record<'roadmap' | 'satellite' | 'hybrid' | 'terrain', string> };
   demo: boolean;
+  /** Optional deployment links; the frame falls back to the product's own. */
+  links?: { support?: string; resellerPortal?: string };
 }
 
 export const SessionContext = createContext<Session | null>(null);

@@ -1,6 +1,89 @@
-import { Text } from '@mantine/core';
+import { useEffect, useMemo, useState } from 'react';
+import { Alert, Anchor, Box, Center, Group, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconAlertCircle, IconBellOff } from '@tabler/icons-react';
+import { notificationListSchema, type SensorNotification } from '../../contract/notification.schema';
+import { sensorListSchema, type Sensor } from '../../contract/sensor.schema';
+import { orderNotifications } from '../../domain/notification-rules';
+import { api } from '../../shared/api';
+import { useSession } from '../../shared/session';
+import { NotificationCard } from './notification-card';
+import classes from './notifications.module.css';
 
-/** The organisation's notifications (being built: see issue 4). */
+export const LOAD_FAILED = 'Loading data failed. Please check your internet connection and try again.';
+
+type Load = { status: 'loading' } | { status: 'error' } | { status: 'ready'; notifications: SensorNotification[]; sensors: Map<string, Sensor> };
+
+/** The organisation's notifications (monitoring-client 2.8): badges, styles, the spec's order, VIEW links. */
 export function NotificationsPage() {
-  return <Text>Notifications</Text>;
+  const { org, orgPath, user } = useSession();
+  const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    setLoad({ status: 'loading' });
+    Promise.all([
+      api.get(`/organisations/${org.id}/notifications`, { schema: notificationListSchema, signal: ctrl.signal }),
+      api.get(`/organisations/${org.id}/sensors`, { schema: sensorListSchema, signal: ctrl.signal }),
+    ])
+      .then(([n, s]) => setLoad({ status: 'ready', notifications: n.notifications, sensors: new Map(s.sensors.map((x) => [x.id, x])) }))
+      .catch(() => !ctrl.signal.aborted && setLoad({ status: 'error' }));
+    return () => ctrl.abort();
+  }, [org.id, attempt]);
+
+  const ordered = useMemo(() => (load.status === 'ready' ? orderNotifications(load.notifications) : []), [load]);
+
+  return (
+    <Box maw={1240} mx="auto" p="md">
+      <Group justify="space-between" mb="md">
+        <Box>
+          <Title order={2}>Notifications</Title>
+          <Text c="dimmed" size="sm">
+            Alarms and warnings from {org.name}'s sensors
+          </Text>
+        </Box>
+      </Group>
+      {load.status === 'loading' && (
+        <Center py="xl">
+          <Loader />
+        </Center>
+      )}
+      {load.status === 'error' && (
+        <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />}>
+          {LOAD_FAILED}{' '}
+          <Anchor component="button" type="button" fz="sm" onClick={() => setAttempt((a) => a + 1)}>
+            Try again
+          </Anchor>
+        </Alert>
+      )}
+      {load.status === 'ready' && ordered.length === 0 && (
+        <Paper withBorder radius="lg" p="xl">
+          <Stack align="center" gap="sm" py="lg">
+            <ThemeIcon size={64} radius="xl" variant="light" color="gray">
+              <IconBellOff size={34} />
+            </ThemeIcon>
+            <Title order={3}>No notifications</Title>
+            <Text c="dimmed" ta="center" maw={420}>
+              When a sensor raises an alarm, goes offline or runs low on battery, it will show up here.
+            </Text>
+          </Stack>
+        </Paper>
+      )}
+      {load.status === 'ready' && ordered.length > 0 && (
+        <div className={classes.grid}>
+          {ordered.map((n) => (
+            <NotificationCard
+              key={n.id}
+              notification={n}
+              sensor={load.sensors.get(n.sensorId)}
+              sensorsUrl={`${orgPath}/sensors`}
+              unit={org.measurementUnit}
+              timeDisplay={user.displaySettings.timeDisplay}
+              timeZone={org.locale.timezone}
+            />
+          ))}
+        </div>
+      )}
+    </Box>
+  );
 }

@@ -1,0 +1,73 @@
+import { fromPromise } from 'xstate';
+import { confirmResetPassword, confirmSignIn, fetchAuthSession, resetPassword, signIn, signOut } from 'aws-amplify/auth';
+import { authMachine, type Credentials, type ResetConfirmation, type SignInResult } from '../../machines/auth.machine';
+import { currentUserSchema, type CurrentUser } from '../contract/user.schema';
+import { api } from '../shared/api';
+import { AUTH_FLOW } from '../shared/amplify';
+
+/** The identity service (aws-amplify) and the gateway behind the auth machine's named actors. */
+
+const NEW_PASSWORD_STEP = 'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED';
+
+async function passwordSignIn({ email, password }: Credentials): Promise<SignInResult> {
+  const attempt = () => signIn({ username: email, password, options: { authFlowType: AUTH_FLOW } });
+  let result;
+  try {
+    result = await attempt();
+  } catch (err) {
+    // A stale local session blocks a new sign-in; drop it and try once more.
+    if ((err as Error).name !== 'UserAlreadyAuthenticatedException') throw err;
+    await signOut();
+    result = await attempt();
+  }
+  if (result.isSignedIn) return 'SIGNED_IN';
+  if (result.nextStep.signInStep === NEW_PASSWORD_STEP) return 'NEW_PASSWORD_REQUIRED';
+  throw Object.assign(new Error(`Unsupported sign-in step ${result.nextStep.signInStep}`), { name: 'UnsupportedSignInStep' });
+}
+
+/** The email of the stored session when the machine has none yet (a reload). */
+async function sessionEmail(known: string): Promise<string> {
+  if (known) return known;
+  const session = await fetchAuthSession();
+  const email = session.tokens?.idToken?.payload.email;
+  if (typeof email !== 'string') throw new Error('current user has no email attribute');
+  return email;
+}
+
+export const liveAuthMachine = authMachine.provide({
+  actors: {
+    checkSession: fromPromise(async () => {
+      const session = await fetchAuthSession();
+      return Boolean(session.tokens?.idToken);
+    }),
+    signIn: fromPromise(({ input }: { input: Credentials }) => passwordSignIn(input)),
+    completeNewPassword: fromPromise(async ({ input }: { input: { password: string } }) => {
+      await confirmSignIn({ challengeResponse: input.password });
+      // The spec's flow: the new password is set, then the user signs in with it.
+      await signOut();
+    }),
+    loadCurrentUser: fromPromise(async ({ input }: { input: { email: string } }): Promise<CurrentUser> => {
+      const email = await sessionEmail(input.email);
+      return api.get('/users/current-v2', { query: { email }, schema: currentUserSchema });
+    }),
+    createSelf: fromPromise(async ({ input }: { input: { email: string } }) => {
+      await api.post('/create-self', { email: await sessionEmail(input.email) });
+    }),
+    signOut: fromPromise(async () => {
+      await signOut();
+    }),
+    requestReset: fromPromise(async ({ input }: { input: { email: string } }) => {
+      await resetPassword({ username: input.email });
+    }),
+    confirmReset: fromPromise(async ({ input }: { input: ResetConfirmation }) => {
+      await confirmResetPassword({ username: input.email, confirmationCode: input.code, newPassword: input.password });
+    }),
+    acceptInvite: fromPromise(async ({ input }: { input: ResetConfirmation }) => {
+      const step = await passwordSignIn({ email: input.email, password: input.code });
+      if (step === 'NEW_PASSWORD_REQUIRED') {
+        const done = await confirmSignIn({ challengeResponse: input.password });
+        if (!done.isSignedIn) throw new Error(`Unsupported sign-in step ${done.nextStep.signInStep}`);
+      }
+    }),
+  },
+});

@@ -1,0 +1,79 @@
+import type { ReactNode } from 'react';
+import { AppShell, Burger, Divider, Drawer, Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { IconBell, IconRipple } from '@tabler/icons-react';
+import { Link, NavLink } from 'react-router-dom';
+import { useSession } from '../../shared/session';
+import { SECTION_LABELS, sectionsFor, type OrgSection } from '../sections';
+import { MOBILE_QUERY, NAVBAR_HEIGHT } from '../theme';
+import { Brand } from './brand';
+import classes from './app-frame.module.css';
+import { OrgSwitcher } from './org-switcher';
+import { ProfileMenu } from './profile-menu';
+
+const ICONS: Record<OrgSection, ReactNode> = { sensors: <IconRipple size={18} />, notifications: <IconBell size={18} /> };
+
+/** The organisation frame (organisation-and-routes 2.5): 60 px navbar with the sections, switcher and profile menu. */
+export function AppFrame({ children }: { children: ReactNode }) {
+  const { org, orgPath } = useSession();
+  const mobile = useMediaQuery(MOBILE_QUERY);
+  const [drawer, { toggle, close }] = useDisclosure(false);
+  const sections = sectionsFor(org);
+
+  const links = (vertical: boolean) =>
+    sections.map((s) => (
+      <UnstyledButton
+        key={s}
+        component={NavLink}
+        to={`${orgPath}/${s}`}
+        onClick={close}
+        className={vertical ? classes.drawerLink : classes.link}
+      >
+        <Group gap={8} wrap="nowrap">
+          {ICONS[s]}
+          <span>{SECTION_LABELS[s]}</span>
+        </Group>
+      </UnstyledButton>
+    ));
+
+  return (
+    <AppShell header={{ height: NAVBAR_HEIGHT }} padding={0}>
+      <AppShell.Header className={classes.header}>
+        <Group h="100%" px={mobile ? 'sm' : 'lg'} justify="space-between" wrap="nowrap">
+          <Group gap={mobile ? 'xs' : 'xl'} wrap="nowrap">
+            {mobile && <Burger opened={drawer} onClick={toggle} size="sm" aria-label="Open navigation" />}
+            <Link to={orgPath} className={classes.brandLink} aria-label="Tidewatch home">
+              <Brand size={28} />
+            </Link>
+            {!mobile && (
+              <Group gap={4} component="nav" aria-label="Sections" h={NAVBAR_HEIGHT} wrap="nowrap">
+                {links(false)}
+              </Group>
+            )}
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            {!mobile && <OrgSwitcher />}
+            <ProfileMenu compact={!!mobile} />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <Drawer opened={!!mobile && drawer} onClose={close} size={300} title={<Brand size={26} />} padding="md">
+        <Stack gap="lg">
+          <Stack gap={6}>
+            <Text size="xs" tt="uppercase" fw={600} c="dimmed">
+              Organisation
+            </Text>
+            <OrgSwitcher onSwitched={close} fullWidth />
+          </Stack>
+          <Divider />
+          <Stack gap={4} component="nav" aria-label="Sections">
+            {links(true)}
+          </Stack>
+        </Stack>
+      </Drawer>
+      <AppShell.Main bg="gray.0" mih="100dvh">
+        {children}
+      </AppShell.Main>
+    </AppShell>
+  );
+}

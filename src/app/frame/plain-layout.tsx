@@ -1,0 +1,18 @@
+import { Box, Group } from '@mantine/core';
+import { Link, Outlet } from 'react-router-dom';
+import { NAVBAR_HEIGHT } from '../theme';
+import { Brand } from './brand';
+
+/** Signed-in pages outside an organisation (email verification): the brand bar and the page. */
+export function PlainLayout() {
+  return (
+    <Box mih="100dvh" bg="gray.0">
+      <Group h={NAVBAR_HEIGHT} px="md" bg="white" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+        <Link to="/" style={{ textDecoration: 'none' }} aria-label="Tidewatch home">
+          <Brand size={28} />
+        </Link>
+      </Group>
+      <Outlet />
+    </Box>
+  );
+}

@@ -1,0 +1,68 @@
+import { Center, Loader, Stack } from '@mantine/core';
+import { useSelector } from '@xstate/react';
+import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router-dom';
+import type { AuthSnapshot } from '../../machines/auth.machine';
+import { useAuthRef } from './auth-context';
+import { BrandMark } from './frame/brand';
+
+/** in: signed in; out: signed out; pending: the session or the user is still being read. */
+export type AuthPhase = 'in' | 'out' | 'pending';
+
+export function authPhase(s: AuthSnapshot): AuthPhase {
+  if (s.matches('authenticated')) return 'in';
+  if (s.matches('loading') || s.matches('loadingUser') || s.matches('creatingSelf') || s.matches('signingOut')) return 'pending';
+  return 'out';
+}
+
+export const useAuthPhase = () => useSelector(useAuthRef(), authPhase);
+
+/** Only local paths are followed after sign-in (no open redirects). */
+export const safeRedirect = (value: string | null) => (value && value.startsWith('/') && !value.startsWith('//') ? value : '/');
+
+export const loginPathFor = (pathname: string, search: string) => `/login?redirect=${encodeURIComponent(pathname + search)}`;
+
+export function Splash() {
+  return (
+    <Center h="100dvh">
+      <Stack align="center" gap="lg">
+        <BrandMark size={48} />
+        <Loader size="sm" />
+      </Stack>
+    </Center>
+  );
+}
+
+/** Protected pages: signed-out visitors go to /login?redirect={path}{query}. */
+export function RequireAuth() {
+  const phase = useAuthPhase();
+  const { pathname, search } = useLocation();
+  if (phase === 'pending') return <Splash />;
+  if (phase === 'out') return <Navigate to={loginPathFor(pathname, search)} replace />;
+  return <Outlet />;
+}
+
+/** /login, /forgot-password, /signup and /accept: a signed-in user goes to ?redirect= or /. */
+export function SignedOutOnly() {
+  const auth = useAuthRef();
+  const checking = useSelector(auth, (s) => s.matches('loading'));
+  const phase = useSelector(auth, authPhase);
+  const [params] = useSearchParams();
+  if (checking) return <Splash />;
+  if (phase === 'in') return <Navigate to={safeRedirect(params.get('redirect'))} replace />;
+  return <Outlet />;
+}
+
+/** / : the organisation home when signed in, else /login. */
+export function Landing() {
+  const phase = useAuthPhase();
+  if (phase === 'pending') return <Splash />;
+  return <Navigate to={phase === 'in' ? '/org' : '/login'} replace />;
+}
+
+/** Anything else: to the app when signed in, otherwise to /login?redirect={path}{query}. */
+export function CatchAll() {
+  const phase = useAuthPhase();
+  const { pathname, search } = useLocation();
+  if (phase === 'pending') return <Splash />;
+  return <Navigate to={phase === 'in' ? '/' : loginPathFor(pathname, search)} replace />;
+}

@@ -1,0 +1,78 @@
+import { useEffect, useMemo, type ReactNode } from 'react';
+import { useSelector } from '@xstate/react';
+import { Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { SessionContext, useSession, type Session } from '../shared/session';
+import { useAuthRef } from './auth-context';
+import { useConfig } from './config-context';
+import { AppFrame } from './frame/app-frame';
+import { useOrgs } from './organisations';
+import { MeterReaderPage } from './pages/status-pages';
+import { defaultOrganisation, defaultSection, forgetOrganisation, isMeterReader, isSection, orgPath, rememberOrganisation, type OrgSection } from './sections';
+
+/**
+ * /org/:orgSlug : resolves the organisation, provides the Session to its pages and draws the frame.
+ * An unknown slug goes to the default organisation; a slug that changed with a rename (the
+ * organisation in use is still there under another slug) keeps the rest of the path.
+ */
+export function OrgLayout() {
+  const { orgSlug } = useParams();
+  const { pathname, search } = useLocation();
+  const navigate = useNavigate();
+  const auth = useAuthRef();
+  const user = useSelector(auth, (s) => s.context.user);
+  const config = useConfig();
+  const { organisations, refresh } = useOrgs();
+  const org = organisations.find((o) => o.slug === orgSlug);
+
+  useEffect(() => {
+    if (org) rememberOrganisation(org);
+  }, [org]);
+
+  const session = useMemo<Session | null>(
+    () =>
+      org && user
+        ? {
+            user,
+            organisations,
+            org,
+            orgPath: orgPath(org.slug),
+            config,
+            signOut: () => {
+              forgetOrganisation();
+              auth.send({ type: 'LOGOUT' });
+              navigate('/login', { replace: true });
+            },
+            refreshOrganisations: refresh,
+          }
+        : null,
+    [org, user, organisations, config, auth, navigate, refresh],
+  );
+
+  if (!org) {
+    const fallback = defaultOrganisation(organisations)!;
+    const rest = pathname.split('/').slice(3).join('/');
+    return <Navigate to={`${orgPath(fallback.slug)}/${rest || defaultSection(fallback)}${search}`} replace />;
+  }
+  if (!session) return null;
+  return (
+    <SessionContext.Provider value={session}>
+      <AppFrame>
+        <Outlet />
+      </AppFrame>
+    </SessionContext.Provider>
+  );
+}
+
+/** The organisation's default section (also where unknown and unbuilt sections go). */
+export function DefaultSectionRedirect() {
+  const { org, orgPath: base } = useSession();
+  return <Navigate to={`${base}/${defaultSection(org)}`} replace />;
+}
+
+/** A data page: only where the organisation has that section, and never for meter readers. */
+export function SectionPage({ section, children }: { section: OrgSection; children: ReactNode }) {
+  const { org } = useSession();
+  if (!isSection(org, section)) return <DefaultSectionRedirect />;
+  if (isMeterReader(org)) return <MeterReaderPage />;
+  return <>{children}</>;
+}

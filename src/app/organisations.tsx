@@ -1,0 +1,73 @@
+import { createContext, useCallback, useContext, useEffect, useState } from 'react';
+import { Button } from '@mantine/core';
+import { IconCloudOff } from '@tabler/icons-react';
+import { Navigate, Outlet } from 'react-router-dom';
+import { organisationListSchema, type Organisation } from '../contract/organisation.schema';
+import { messageForError } from '../domain/messages';
+import { ApiError, api } from '../shared/api';
+import { useAuthRef } from './auth-context';
+import { useConfig } from './config-context';
+import { Splash } from './guards';
+import { supportHref } from './links';
+import { NoOrganisationsPage } from './pages/status-pages';
+import { StatusScreen } from './pages/status-screen';
+import { defaultOrganisation, orgPath, defaultSection } from './sections';
+
+interface Orgs {
+  organisations: Organisation[];
+  refresh(): Promise<void>;
+}
+
+const OrgsContext = createContext<Orgs | null>(null);
+
+export function useOrgs(): Orgs {
+  const orgs = useContext(OrgsContext);
+  if (!orgs) throw new Error('useOrgs outside OrgsGate');
+  return orgs;
+}
+
+type Load = { status: 'loading' } | { status: 'ready'; organisations: Organisation[] } | { status: 'failed'; message: string };
+
+/** GET /organisations for the signed-in user; /org pages render once it is known. */
+export function OrgsGate() {
+  const auth = useAuthRef();
+  const config = useConfig();
+  const [load, setLoad] = useState<Load>({ status: 'loading' });
+
+  const refresh = useCallback(async () => {
+    try {
+      const { organisations } = await api.get('/organisations', { schema: organisationListSchema });
+      setLoad({ status: 'ready', organisations });
+    } catch (err) {
+      // A rejected token is a failed token check: sign out and come back here after login.
+      if (err instanceof ApiError && (err.status === 401 || err.code === 'NOT_LOGGED_IN')) auth.send({ type: 'SESSION_EXPIRED' });
+      else setLoad({ status: 'failed', message: messageForError(err) });
+    }
+  }, [auth]);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  if (load.status === 'loading') return <Splash />;
+  if (load.status === 'failed') {
+    return (
+      <StatusScreen icon={<IconCloudOff size={34} />} color="orange" title="Your organisations could not be loaded" actions={<Button onClick={() => { setLoad({ status: 'loading' }); void refresh(); }}>Try again</Button>}>
+        {load.message}
+      </StatusScreen>
+    );
+  }
+  if (load.organisations.length === 0) return <NoOrganisationsPage onSignOut={() => auth.send({ type: 'LOGOUT' })} supportLink={supportHref(config)} />;
+  return (
+    <OrgsContext.Provider value={{ organisations: load.organisations, refresh }}>
+      <Outlet />
+    </OrgsContext.Provider>
+  );
+}
+
+/** /org : the default organisation's default section. */
+export function DefaultOrgRedirect() {
+  const { organisations } = useOrgs();
+  const org = defaultOrganisation(organisations)!;
+  return <Navigate to={`${orgPath(org.slug)}/${defaultSection(org)}`} replace />;
+}

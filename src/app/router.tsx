@@ -1,0 +1,88 @@
+import { createBrowserRouter, Navigate, Outlet } from 'react-router-dom';
+import { AcceptPage } from '../features/auth/accept-page';
+import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
+import { LoginPage } from '../features/auth/login-page';
+import { VerifyEmailPage } from '../features/auth/verify-email-page';
+import { NotificationsPage } from '../features/notifications/notifications-page';
+import { SignupPage } from '../features/signup/signup-page';
+import { useAuthRef } from './auth-context';
+import { useConfig } from './config-context';
+import { AuthLayout } from './frame/auth-layout';
+import { PlainLayout } from './frame/plain-layout';
+import { CatchAll, Landing, RequireAuth, SignedOutOnly } from './guards';
+import { supportHref } from './links';
+import { DefaultSectionRedirect, OrgLayout, SectionPage } from './org-layout';
+import { DefaultOrgRedirect, OrgsGate } from './organisations';
+import { RouteErrorPage } from './pages/status-pages';
+import { SensorsArea } from './sensors-area';
+
+// The pages take the auth machine as a prop: features do not import the app.
+const Login = () => <LoginPage auth={useAuthRef()} />;
+const ForgotPassword = () => <ForgotPasswordPage auth={useAuthRef()} />;
+const Accept = () => <AcceptPage auth={useAuthRef()} />;
+const Signup = () => <SignupPage auth={useAuthRef()} supportHref={supportHref(useConfig())} />;
+function VerifyEmail() {
+  const auth = useAuthRef();
+  return <VerifyEmailPage onVerified={() => auth.send({ type: 'REFRESH_USER' })} />;
+}
+
+const boundary = { errorElement: <RouteErrorPage /> };
+
+/** Monitoring-client 2.1: every top-level route, its guard, and an error boundary on each. */
+export function createAppRouter() {
+  return createBrowserRouter([
+    {
+      element: <Outlet />,
+      ...boundary,
+      children: [
+        { path: '/', element: <Landing />, ...boundary },
+        {
+          element: <SignedOutOnly />,
+          ...boundary,
+          children: [
+            {
+              element: <AuthLayout />,
+              ...boundary,
+              children: [
+                { path: 'login', element: <Login />, ...boundary },
+                { path: 'forgot-password', element: <ForgotPassword />, ...boundary },
+                { path: 'signup', element: <Signup />, ...boundary },
+                { path: 'accept', element: <Accept />, ...boundary },
+              ],
+            },
+          ],
+        },
+        {
+          element: <RequireAuth />,
+          ...boundary,
+          children: [
+            { element: <PlainLayout />, ...boundary, children: [{ path: 'verify-email', element: <VerifyEmail />, ...boundary }] },
+            // User settings (the third document) are not built yet: no dead page, back to the app.
+            { path: 'settings/*', element: <Navigate to="/" replace /> },
+            {
+              path: 'org',
+              element: <OrgsGate />,
+              ...boundary,
+              children: [
+                { index: true, element: <DefaultOrgRedirect /> },
+                {
+                  path: ':orgSlug',
+                  element: <OrgLayout />,
+                  ...boundary,
+                  children: [
+                    { index: true, element: <DefaultSectionRedirect /> },
+                    { path: 'sensors/*', element: <SectionPage section="sensors"><SensorsArea /></SectionPage>, ...boundary },
+                    { path: 'notifications', element: <SectionPage section="notifications"><NotificationsPage /></SectionPage>, ...boundary },
+                    // map, service-routes, settings and anything unknown: the default section.
+                    { path: '*', element: <DefaultSectionRedirect /> },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+        { path: '*', element: <CatchAll /> },
+      ],
+    },
+  ]);
+}

@@ -1,0 +1,103 @@
+/**
+ * The spec's user-facing messages (monitoring-client 8, organisation-and-routes 8) and the
+ * mapping from error names and codes to them. Pure: no React, no IO.
+ */
+
+export const NETWORK_MESSAGE = 'Unable to connect to the product. Please check your internet connection and try again.';
+export const DEFAULT_MESSAGE = 'Something went wrong.';
+
+export const LOGIN_MESSAGES = {
+  badCredentials: 'Incorrect email or password.',
+  network: 'Login failed. Please check your internet connection and try again.',
+  currentUser: 'Login failed. Please check your internet connection and ensure the date and time on your device is correct.',
+  other: 'Login failed. Please contact support for more information.',
+  passwordChanged: 'Password changed successfully. Please use the new password to login.',
+  passwordsMustMatch: 'The two passwords must match',
+  emailRequired: 'Email is required.',
+  passwordRequired: 'Password is required.',
+} as const;
+
+export const RESET_MESSAGES = {
+  unknownUser: 'There are no accounts with that email address',
+  emailNotVerified: 'Unable to change password, please verify your email first',
+  tooManyAttempts: 'Too many attempts, please try again later',
+  codeFailed: 'Unable to send a verification code. Please try again later.',
+  changeFailed: 'Change password failed. Please check your internet connection and try again.',
+  codeMismatch: 'Invalid verification code provided, please try again.',
+  codeExpired: 'The verification code has expired. Please request a new one.',
+  codeNumeric: 'The code is the number in the email we sent you.',
+} as const;
+
+export const VERIFY_EMAIL_MESSAGES = {
+  waiting: 'Verifying your email...',
+  success: 'Your email has been verified. Taking you back to the app...',
+  failure: 'Sorry, we cannot verify your email. Please make sure you have logged into the right account.',
+  sent: (email: string) => `A verification link has been sent to ${email}. Please click the link in the email to verify your address.`,
+} as const;
+
+export const METER_READER_MESSAGE =
+  'Meter readers are not authorised to access data in the web app. Please contact your organisation admins.';
+
+/** Gateway error codes with a message of their own; anything else reads DEFAULT_MESSAGE. */
+const CODE_MESSAGES: Record<string, string> = {
+  NETWORK_ERROR: NETWORK_MESSAGE,
+  NOT_LOGGED_IN: 'User is not logged in',
+  ALREADY_A_MEMBER: 'This user is already a member of your organisation.',
+  NOTHING_UPDATED: 'Nothing is edited. Please edit something and submit again.',
+  SOME_METERS_NOT_FOUND: 'Some meters do not exist, please make sure all the meters in the file has been previously imported.',
+  SOME_METER_READINGS_NOT_FOUND:
+    'Some meters do not have a history reading, please make sure all the meters in the file has been previously imported.',
+  DUPLICATE_METERS:
+    'Failed to import some file(s) as there are reading rows referring to the same property, please double check the file(s).',
+};
+
+/** An error as the client meets it: an ApiError (code), an Amplify/Cognito error (name) or a fetch TypeError. */
+export interface ErrorLike {
+  name?: string;
+  code?: string;
+  message?: string;
+}
+
+const asErrorLike = (err: unknown): ErrorLike => (typeof err === 'object' && err !== null ? (err as ErrorLike) : { message: String(err) });
+
+/** True when the error means the network, not the service, failed. */
+export function isNetworkError(err: unknown): boolean {
+  const e = asErrorLike(err);
+  return e.name === 'NetworkError' || e.code === 'NETWORK_ERROR' || e.message === 'Failed to fetch' || (e.name === 'TypeError' && /fetch|network/i.test(e.message ?? ''));
+}
+
+/** Gateway error -> the spec's user message ('Failed to fetch' reads as the connection message). */
+export function messageForError(err: unknown): string {
+  const e = asErrorLike(err);
+  if (isNetworkError(e)) return NETWORK_MESSAGE;
+  if (e.code && CODE_MESSAGES[e.code]) return CODE_MESSAGES[e.code];
+  return DEFAULT_MESSAGE;
+}
+
+/** Sign-in failure -> the login form's message (monitoring-client 8). */
+export function loginErrorMessage(err: unknown): string {
+  const e = asErrorLike(err);
+  if (e.name === 'NotAuthorizedException' || e.name === 'UserNotFoundException') return LOGIN_MESSAGES.badCredentials;
+  if (isNetworkError(e)) return LOGIN_MESSAGES.network;
+  return LOGIN_MESSAGES.other;
+}
+
+/** Requesting a reset code failed (organisation-and-routes 8, monitoring-client 8). */
+export function resetCodeErrorMessage(err: unknown): string {
+  const e = asErrorLike(err);
+  if (e.name === 'UserNotFoundException') return RESET_MESSAGES.unknownUser;
+  if (e.name === 'InvalidParameterException') return RESET_MESSAGES.emailNotVerified;
+  if (e.name === 'LimitExceededException' || e.name === 'TooManyRequestsException') return RESET_MESSAGES.tooManyAttempts;
+  if (isNetworkError(e)) return RESET_MESSAGES.changeFailed;
+  return RESET_MESSAGES.codeFailed;
+}
+
+/** Confirming the new password failed: the code error is shown, otherwise the generic reset failure. */
+export function resetConfirmErrorMessage(err: unknown): string {
+  const e = asErrorLike(err);
+  if (e.name === 'CodeMismatchException') return RESET_MESSAGES.codeMismatch;
+  if (e.name === 'ExpiredCodeException') return RESET_MESSAGES.codeExpired;
+  if (e.name === 'LimitExceededException' || e.name === 'TooManyRequestsException') return RESET_MESSAGES.tooManyAttempts;
+  if (e.name === 'InvalidPasswordException' || e.name === 'InvalidParameterException') return e.message ?? RESET_MESSAGES.changeFailed;
+  return RESET_MESSAGES.changeFailed;
+}

@@ -1,0 +1,45 @@
+import { Center, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconCircleCheck, IconMailExclamation } from '@tabler/icons-react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { confirmUserAttribute } from 'aws-amplify/auth';
+import { fromPromise } from 'xstate';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { verifyEmailMachine } from '../../../machines/verify-email.machine';
+import { VERIFY_EMAIL_MESSAGES } from '../../domain/messages';
+
+/** /verify-email?code= (organisation-and-routes 2.3): waiting, success (then / after 6 s), failure (reverts after 8 s, then /). */
+export function VerifyEmailPage({ onVerified }: { onVerified: () => void }) {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const actor = useActorRef(
+    verifyEmailMachine.provide({
+      actors: { confirm: fromPromise(({ input }: { input: { code: string } }) => confirmUserAttribute({ userAttributeKey: 'email', confirmationCode: input.code })) },
+      actions: { leave: () => navigate('/', { replace: true }), verified: onVerified },
+    }),
+    { input: { code: params.get('code') } },
+  );
+  const state = useSelector(actor, (s) => s.value);
+  return (
+    <Center mih="calc(100dvh - 60px)" p="md">
+      <Paper withBorder shadow="sm" p="xl" maw={480} w="100%">
+        <Stack align="center" ta="center" gap="md">
+          {state === 'success' ? (
+            <ThemeIcon size={64} radius="xl" variant="light" color="teal">
+              <IconCircleCheck size={36} />
+            </ThemeIcon>
+          ) : state === 'failure' ? (
+            <ThemeIcon size={64} radius="xl" variant="light" color="red">
+              <IconMailExclamation size={36} />
+            </ThemeIcon>
+          ) : (
+            <Loader />
+          )}
+          <Title order={3}>Email verification</Title>
+          <Text c={state === 'failure' ? 'red.8' : 'dimmed'} role={state === 'failure' ? 'alert' : 'status'}>
+            {state === 'success' ? VERIFY_EMAIL_MESSAGES.success : state === 'failure' ? VERIFY_EMAIL_MESSAGES.failure : VERIFY_EMAIL_MESSAGES.waiting}
+          </Text>
+        </Stack>
+      </Paper>
+    </Center>
+  );
+}

@@ -1,0 +1,69 @@
+import { useEffect, useState } from 'react';
+import { Alert, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle, IconBellRinging, IconInfoCircle } from '@tabler/icons-react';
+import { notificationListSchema, type SensorNotification } from '../../contract/notification.schema';
+import type { Sensor } from '../../contract/sensor.schema';
+import type { MeasurementUnit } from '../../domain/sensor-format';
+import { dashboardNotifications, notificationCardStyle, NOTIFICATION_TITLE } from '../../domain/notification-rules';
+import { notificationText } from '../../domain/notification-text';
+import { formatTime, timeAgo, type TimeDisplay } from '../../domain/time-format';
+import { api } from '../../shared/api';
+import { REFRESH, useNow } from './use-clock';
+
+const STYLE = {
+  alarm: { color: 'red', icon: IconBellRinging },
+  info: { color: 'blue', icon: IconInfoCircle },
+  warning: { color: 'orange', icon: IconAlertTriangle },
+  history: { color: 'gray', icon: IconInfoCircle },
+} as const;
+
+const NOTIFICATION_POLL_MS = 60_000;
+
+interface StatusAlertsProps {
+  sensor: Sensor;
+  orgId: string;
+  unit: MeasurementUnit;
+  timeDisplay: TimeDisplay;
+  timeZone: string;
+}
+
+/** The dashboard's status alerts: this sensor's open notifications, one per type (monitoring-client 4). */
+export function StatusAlerts({ sensor, orgId, unit, timeDisplay, timeZone }: StatusAlertsProps) {
+  const [all, setAll] = useState<SensorNotification[]>([]);
+  // delta and movement alerts fall away once they are an hour old: re-check every 3 s
+  const now = useNow(REFRESH.recentAlerts);
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    const load = () =>
+      api
+        .get(`/organisations/${orgId}/notifications`, { schema: notificationListSchema, signal: ctrl.signal })
+        .then((r) => setAll(r.notifications))
+        .catch(() => {}); // the alerts are a hint; the notifications page reports load failures
+    void load();
+    const id = setInterval(load, NOTIFICATION_POLL_MS);
+    return () => {
+      ctrl.abort();
+      clearInterval(id);
+    };
+  }, [orgId]);
+
+  const shown = dashboardNotifications(all, sensor, now);
+  if (shown.length === 0) return null;
+  return (
+    <Stack gap="xs" role="region" aria-label="Status alerts">
+      {shown.map((n) => {
+        const style = STYLE[notificationCardStyle(n)];
+        const Icon = style.icon;
+        return (
+          <Alert key={n.id} color={style.color} variant="light" radius="md" icon={<Icon size={20} />} title={NOTIFICATION_TITLE[n.meta.type]}>
+            <Text size="sm">{notificationText(n, unit)}</Text>
+            <Text size="xs" c="dimmed" mt={2}>
+              Since {formatTime(n.startTime, timeDisplay, timeZone)} ({timeAgo(n.startTime, now)})
+            </Text>
+          </Alert>
+        );
+      })}
+    </Stack>
+  );
+}

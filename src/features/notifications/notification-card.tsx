@@ -1,0 +1,74 @@
+import { Link } from 'react-router-dom';
+import { Badge, Button, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconAlertTriangle, IconArrowRight, IconBellRinging, IconHistory, IconInfoCircle } from '@tabler/icons-react';
+import type { SensorNotification } from '../../contract/notification.schema';
+import type { Sensor } from '../../contract/sensor.schema';
+import { notificationBadge, notificationCardStyle, notificationViewWindow, NOTIFICATION_TITLE } from '../../domain/notification-rules';
+import { notificationText } from '../../domain/notification-text';
+import type { MeasurementUnit } from '../../domain/sensor-format';
+import { DEFAULT_MEASUREMENT_INTERVAL } from '../../domain/sensor-format';
+import { durationText, formatTime, type TimeDisplay } from '../../domain/time-format';
+import classes from './notifications.module.css';
+
+const STYLE = {
+  alarm: { color: 'red', icon: IconBellRinging },
+  info: { color: 'blue', icon: IconInfoCircle },
+  warning: { color: 'orange', icon: IconAlertTriangle },
+  history: { color: 'gray', icon: IconHistory },
+} as const;
+const BADGE_COLOUR = { INFO: 'blue', ACTIVE: 'red', CLEARED: 'gray' } as const;
+
+interface NotificationCardProps {
+  notification: SensorNotification;
+  sensor: Sensor | undefined;
+  sensorsUrl: string;
+  unit: MeasurementUnit;
+  timeDisplay: TimeDisplay;
+  timeZone: string;
+}
+
+/** One notification: badge, style by state and type, and a VIEW link to the chart around it. */
+export function NotificationCard({ notification: n, sensor, sensorsUrl, unit, timeDisplay, timeZone }: NotificationCardProps) {
+  const style = notificationCardStyle(n);
+  const badge = notificationBadge(n);
+  const Icon = STYLE[style].icon;
+  const window = notificationViewWindow(n, sensor?.config.measurementInterval ?? DEFAULT_MEASUREMENT_INTERVAL);
+  const view = sensor ? `${sensorsUrl}/${sensor.serial}?start=${window.start}&end=${window.end}` : undefined;
+
+  return (
+    <Paper withBorder radius="md" p="md" className={classes.card} data-style={style} data-badge={badge} role="article" aria-label={NOTIFICATION_TITLE[n.meta.type]}>
+      <Group align="flex-start" wrap="nowrap" gap="md">
+        <ThemeIcon variant="light" color={STYLE[style].color} size={40} radius="xl">
+          <Icon size={22} />
+        </ThemeIcon>
+        <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
+          <Group justify="space-between" gap="xs" wrap="nowrap">
+            <Text fw={700} size="sm">
+              {NOTIFICATION_TITLE[n.meta.type]}
+            </Text>
+            <Badge color={BADGE_COLOUR[badge]} variant={badge === 'ACTIVE' ? 'filled' : 'light'} radius="sm">
+              {badge}
+            </Badge>
+          </Group>
+          <Text size="sm" fw={500} truncate>
+            {sensor ? `${sensor.name} · ${sensor.serial}` : 'A sensor no longer in this organisation'}
+          </Text>
+          <Text size="sm" c={style === 'history' ? 'dimmed' : undefined}>
+            {notificationText(n, unit)}
+          </Text>
+          <Group justify="space-between" align="flex-end" mt={4} gap="xs">
+            <Text size="xs" c="dimmed">
+              {formatTime(n.startTime, timeDisplay, timeZone)}
+              {n.endTime !== null && ` – ${formatTime(n.endTime, timeDisplay, timeZone)} (${durationText(n.endTime - n.startTime)})`}
+            </Text>
+            {view && (
+              <Button component={Link} to={view} variant="subtle" size="compact-sm" rightSection={<IconArrowRight size={14} />}>
+                VIEW
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      </Group>
+    </Paper>
+  );
+}

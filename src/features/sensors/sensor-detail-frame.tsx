@@ -1,0 +1,84 @@
+import type { ReactNode } from 'react';
+import { Badge, Box, Button, Group, Menu, Paper, Tabs, Text, Title } from '@mantine/core';
+import { IconChevronDown, IconLayoutDashboard, IconTool, IconAlertOctagon } from '@tabler/icons-react';
+import type { Sensor } from '../../contract/sensor.schema';
+import { displayStatus, STATUS_COLOUR, STATUS_LABEL } from '../../domain/sensor-status';
+import { sensorTypeName } from '../../domain/sensor-types';
+
+export type DetailTab = 'dashboard' | 'errors';
+
+interface SensorDetailFrameProps {
+  sensor: Sensor;
+  tab: DetailTab;
+  isSiteAdmin: boolean;
+  mobile: boolean;
+  onTab(tab: DetailTab): void;
+  children: ReactNode;
+}
+
+/**
+ * The sensor header and its tabs by role (monitoring-client 2.5): Dashboard for all; site admins
+ * get Measurement Errors under an Admin Tools menu (a plain tab on mobile). The Sensor Setup tab
+ * appears once the setup area exists.
+ */
+export function SensorDetailFrame({ sensor, tab, isSiteAdmin, mobile, onTab, children }: SensorDetailFrameProps) {
+  const status = displayStatus(sensor);
+  return (
+    <Box>
+      <Paper withBorder radius="lg" px="lg" pt="md" mb="md">
+        <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+          <Box miw={0}>
+            <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
+              {sensor.name}
+            </Title>
+            <Group gap="xs" mt={4}>
+              <Text size="sm" c="dimmed" ff="monospace">
+                {sensor.serial}
+              </Text>
+              <Text size="sm" c="dimmed">
+                · {sensorTypeName(sensor.sensorType)}
+              </Text>
+            </Group>
+          </Box>
+          <Badge color={STATUS_COLOUR[status]} variant="light" size="lg" radius="sm" style={{ flexShrink: 0 }}>
+            {STATUS_LABEL[status]}
+          </Badge>
+        </Group>
+        <Tabs value={tab} onChange={(v) => v && onTab(v as DetailTab)} mt="sm" styles={{ list: { flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }, tab: { whiteSpace: 'nowrap' } }}>
+          <Tabs.List>
+            <Tabs.Tab value="dashboard" leftSection={<IconLayoutDashboard size={16} />}>
+              Dashboard
+            </Tabs.Tab>
+            {isSiteAdmin && mobile && (
+              <Tabs.Tab value="errors" leftSection={<IconAlertOctagon size={16} />}>
+                Measurement Errors
+              </Tabs.Tab>
+            )}
+            {isSiteAdmin && !mobile && (
+              <Menu position="bottom-start" withinPortal>
+                <Menu.Target>
+                  <Button
+                    variant="subtle"
+                    color={tab === 'errors' ? undefined : 'gray'}
+                    size="sm"
+                    leftSection={<IconTool size={16} />}
+                    rightSection={<IconChevronDown size={14} />}
+                    style={tab === 'errors' ? { borderBottom: '2px solid var(--mantine-primary-color-filled)', borderRadius: 0 } : { borderRadius: 0 }}
+                  >
+                    Admin Tools
+                  </Button>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Item leftSection={<IconAlertOctagon size={16} />} onClick={() => onTab('errors')}>
+                    Measurement Errors
+                  </Menu.Item>
+                </Menu.Dropdown>
+              </Menu>
+            )}
+          </Tabs.List>
+        </Tabs>
+      </Paper>
+      {children}
+    </Box>
+  );
+}

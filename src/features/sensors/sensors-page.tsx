@@ -1,0 +1,97 @@
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { ActionIcon, Box, Button, Divider, Group, Paper, Text, Title, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconChevronLeft, IconDownload, IconPlus } from '@tabler/icons-react';
+import type { Sensor } from '../../contract/sensor.schema';
+import type { Organisation } from '../../contract/organisation.schema';
+import { sensorsCsv, sensorsCsvName } from '../../domain/sensor-csv';
+import { AddSensorModal } from './add-sensor-modal';
+import { SensorList } from './sensor-list';
+
+/** The layout breakpoint below which list and detail alternate (monitoring-client 9). */
+export const MOBILE_BREAKPOINT = 900;
+
+export function useIsMobile() {
+  return useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT - 0.02}px)`, false, { getInitialValueInEffect: false }) ?? false;
+}
+
+interface SensorsPageProps {
+  org: Organisation;
+  sensors: Sensor[];
+  sensorsUrl: string;
+  selectedSerial?: string;
+  canAdd: boolean;
+  onAdded(sensor: Sensor): void;
+  /** The selected sensor's detail; without one the list alone shows. */
+  detail?: ReactNode;
+}
+
+function download(name: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+  const a = Object.assign(document.createElement('a'), { href: url, download: name });
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Sensors page (monitoring-client 2.4): list left, detail right; below 900 px one or the other. */
+export function SensorsPage({ org, sensors, sensorsUrl, selectedSerial, canAdd, onAdded, detail }: SensorsPageProps) {
+  const mobile = useIsMobile();
+  const [adding, setAdding] = useState(false);
+  const showList = !mobile || !detail;
+
+  const list = (
+    <Paper withBorder radius="lg" h="100%" style={{ display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
+      <Group justify="space-between" px="sm" pt="sm" wrap="nowrap">
+        <Box>
+          <Title order={4}>Sensors</Title>
+          <Text size="xs" c="dimmed">
+            {sensors.length} {sensors.length === 1 ? 'sensor' : 'sensors'}
+          </Text>
+        </Box>
+        <Group gap={6} wrap="nowrap">
+          <Tooltip label="Download sensors CSV" withArrow>
+            <ActionIcon variant="default" size="lg" aria-label="Download sensors CSV" onClick={() => download(sensorsCsvName(org.name, new Date()), sensorsCsv(sensors))}>
+              <IconDownload size={18} />
+            </ActionIcon>
+          </Tooltip>
+          {canAdd && (
+            <Button size="sm" leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
+              Add Sensor
+            </Button>
+          )}
+        </Group>
+      </Group>
+      <Divider mt="sm" />
+      <Box style={{ flex: 1, minHeight: 0 }}>
+        <SensorList sensors={sensors} selectedSerial={selectedSerial} sensorsUrl={sensorsUrl} unit={org.measurementUnit} />
+      </Box>
+    </Paper>
+  );
+
+  return (
+    <>
+      {mobile ? (
+        <Box h="100%">
+          {showList ? (
+            list
+          ) : (
+            <Box>
+              <Button component={Link} to={sensorsUrl} variant="subtle" leftSection={<IconChevronLeft size={16} />} mb="xs" px={4}>
+                All Sensors
+              </Button>
+              {detail}
+            </Box>
+          )}
+        </Box>
+      ) : (
+        <Box style={{ display: 'grid', gridTemplateColumns: 'minmax(280px, 340px) minmax(0, 1fr)', gap: 'var(--mantine-spacing-md)', height: '100%', alignItems: 'start' }}>
+          <Box style={{ position: 'sticky', top: 0, height: 'calc(100dvh - 60px - 2 * var(--mantine-spacing-md))' }}>{list}</Box>
+          <Box miw={0}>{detail}</Box>
+        </Box>
+      )}
+      {canAdd && <AddSensorModal orgId={org.id} opened={adding} onClose={() => setAdding(false)} onAdded={onAdded} />}
+    </>
+  );
+}
+

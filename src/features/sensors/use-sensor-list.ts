@@ -1,0 +1,55 @@
+import { useCallback, useEffect, useState } from 'react';
+import { api } from '../../shared/api';
+import { sensorListSchema, type Sensor } from '../../contract/sensor.schema';
+
+export type SensorListState = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; sensors: Sensor[] };
+
+/** The highlight pane's refresh (monitoring-client 4): latest data is re-read this often. */
+export const SENSORS_REFRESH_MS = 60_000;
+
+const byName = (a: Sensor, b: Sensor) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.serial.localeCompare(b.serial);
+
+/** The organisation's sensors sorted by name, with a reload for after Add Sensor or a failure. */
+export function useSensorList(orgId: string): SensorListState & { reload(): Promise<void> } {
+  const [state, setState] = useState<SensorListState>({ status: 'loading' });
+  const load = useCallback(
+    async (signal?: AbortSignal) => {
+      try {
+        const { sensors } = await api.get(`/organisations/${orgId}/sensors`, { schema: sensorListSchema, signal });
+        if (!signal?.aborted) setState({ status: 'ready', sensors: [...sensors].sort(byName) });
+      } catch (err) {
+        if (!signal?.aborted) setState({ status: 'error', message: (err as Error).message });
+      }
+    },
+    [orgId],
+  );
+  const refresh = useCallback(
+    async (signal: AbortSignal) => {
+      const res = await api.get(`/organisations/${orgId}/sensors`, { schema: sensorListSchema, signal }).catch(() => undefined);
+      if (!res || signal.aborted) return;
+      // unchanged sensors keep their identity, so panes keyed on them (the chart) do not reload
+      setState((prev) => {
+        const old = new Map(prev.status === 'ready' ? prev.sensors.map((s) => [s.id, s]) : []);
+        const same = (s: Sensor) => {
+          const o = old.get(s.id);
+          return o && JSON.stringify(o) === JSON.stringify(s) ? o : s;
+        };
+        return { status: 'ready', sensors: res.sensors.map(same).sort(byName) };
+      });
+    },
+    [orgId],
+  );
+  useEffect(() => {
+    const ctrl = new AbortController();
+    setState({ status: 'loading' });
+    void load(ctrl.signal);
+    // a failed background refresh keeps what is shown rather than replacing it with an error
+    const id = setInterval(() => void refresh(ctrl.signal), SENSORS_REFRESH_MS);
+    return () => {
+      ctrl.abort();
+      clearInterval(id);
+    };
+  }, [load, refresh]);
+  const reload = useCallback(() => load(), [load]);
+  return { ...state, reload };
+}

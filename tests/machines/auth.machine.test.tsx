@@ -1,0 +1,240 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { MantineProvider } from '@mantine/core';
+import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate';
+import { createTestModel } from 'xstate/graph';
+import { authMachine, authViewMode, type AuthSnapshot } from '../../machines/auth.machine';
+import { AcceptPage } from '../../src/features/auth/accept-page';
+import { ForgotPasswordPage } from '../../src/features/auth/forgot-password-page';
+import { LoginPage } from '../../src/features/auth/login-page';
+import { LOGIN_MESSAGES, RESET_MESSAGES } from '../../src/domain/messages';
+import { theme } from '../../src/app/theme';
+import { controlledActors, coveringPaths, flush, modelMachine, replay, uncovered, type ModelEvent } from './auth-model-kit';
+import { authEvents, srcOf, userCanCause } from './auth-model-events';
+
+// Monitoring-client 2.2 (login modes LOGIN, RESET, NEW_PASSWORD, LOADING), 4 (authentication states),
+// 5 (login and reset rules) and 8 (login and reset messages); organisation-and-routes 8 (reset code request).
+
+const ACTORS = ['checkSession', 'signIn', 'completeNewPassword', 'loadCurrentUser', 'createSelf', 'signOut', 'requestReset', 'confirmReset', 'acceptInvite'];
+
+/** The real signed-out pages around a real auth actor whose calls the test settles. */
+function mountLoginView() {
+  const ctl = controlledActors(ACTORS);
+  const actor = createActor(authMachine.provide({ actors: ctl.actors as never })).start();
+  const router = createMemoryRouter(
+    [
+      { path: '/login', element: <LoginPage auth={actor} /> },
+      { path: '/forgot-password', element: <ForgotPasswordPage auth={actor} /> },
+      { path: '/accept', element: <AcceptPage auth={actor} /> },
+    ],
+    { initialEntries: ['/login'] },
+  );
+  render(
+    <MantineProvider theme={theme}>
+      <RouterProvider router={router} />
+    </MantineProvider>,
+  );
+  return { actor, router, ctl };
+}
+type View = ReturnType<typeof mountLoginView>;
+
+const settle = () => act(() => flush());
+const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const press = async (name: string) => {
+  fireEvent.click(screen.getByRole('button', { name }));
+  await settle();
+};
+const go = (view: View, to: string) => act(() => view.router.navigate(to));
+const path = (view: View) => view.router.state.location.pathname;
+
+/** What the user does in the pages for each model event (frame events go to the actor, as the frame sends them). */
+async function perform(view: View, event: ModelEvent) {
+  const s = view.actor.getSnapshot();
+  switch (event.type) {
+    case 'LOGIN':
+      if (path(view) !== '/login') await go(view, '/login');
+      type('Email', event.email as string);
+      type('Password', event.password as string);
+      return press('Log in');
+    case 'SUBMIT_NEW_PASSWORD':
+      type('New password', event.password as string);
+      type('Confirm new password', event.confirmation as string);
+      return press('Set new password');
+    case 'FORGOT_PASSWORD':
+      if (path(view) === '/login' && screen.queryByRole('link', { name: 'Forgot password' })) {
+        fireEvent.click(screen.getByRole('link', { name: 'Forgot password' }));
+        return settle();
+      }
+      return go(view, '/forgot-password');
+    case 'SHOW_LOGIN':
+      if (s.matches({ unauthenticated: 'newPassword' })) return press('Back to login');
+      if (path(view) === '/forgot-password') {
+        fireEvent.click(screen.getByRole('link', { name: /Back to login/ }));
+        return settle();
+      }
+      return go(view, '/login');
+    case 'REQUEST_CODE':
+      if (screen.queryByRole('button', { name: 'Send code' })) {
+        type('Email', event.email as string);
+        return press('Send code');
+      }
+      return press('Send a new code');
+    case 'CONFIRM_RESET':
+      type('Code', event.code as string);
+      type('New password', event.password as string);
+      type('Confirm new password', event.confirmation as string);
+      return press('Change password');
+    case 'ACCEPT_INVITE':
+      if (path(view) !== '/accept') await go(view, `/accept?email=${encodeURIComponent(event.email as string)}&code=${encodeURIComponent(event.code as string)}`);
+      type('New password', event.password as string);
+      type('Confirm new password', event.confirmation as string);
+      return press('Accept invitation');
+    case 'REFRESH_USER':
+    case 'SESSION_EXPIRED':
+    case 'LOGOUT':
+      view.actor.send(event as never);
+      return settle();
+    default:
+      await act(() => replay(view.actor, view.ctl.take, event, srcOf));
+  }
+}
+
+/** What the user must see in a state: the right form, busy while something is pending, and the message of the moment. */
+function expectView(view: View, expected: AnyMachineSnapshot) {
+  const real = view.actor.getSnapshot() as AuthSnapshot;
+  expect(real.value).toEqual(expected.value);
+  expect(real.context).toEqual(expected.context);
+  const mode = authViewMode(real);
+  const { error, notice } = real.context;
+  const where = path(view);
+  if (where === '/login') {
+    if (mode === 'NEW_PASSWORD' || real.matches({ unauthenticated: 'settingPassword' })) {
+      expect(screen.getByRole('heading', { name: 'Choose a new password' })).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Set new password' }).hasAttribute('data-loading')).toBe(mode === 'LOADING');
+    } else {
+      expect(screen.getByRole('button', { name: 'Log in' }).hasAttribute('data-loading')).toBe(mode === 'LOADING');
+      if (notice) expect(screen.getByText(notice)).toBeTruthy();
+    }
+    if (error) expect(screen.getByText(error)).toBeTruthy();
+  }
+  if (where === '/forgot-password' && mode === 'RESET') {
+    const codeStep = real.matches({ unauthenticated: { reset: 'enterCode' } }) || real.matches({ unauthenticated: { reset: 'confirming' } });
+    expect(screen.getByRole('heading', { name: codeStep ? 'Check your email' : 'Reset your password' })).toBeTruthy();
+    if (error) expect(screen.getByText(error)).toBeTruthy();
+  }
+  if (where === '/accept' && real.matches({ unauthenticated: 'accepting' }) && error) expect(screen.getByText(error)).toBeTruthy();
+}
+
+describe('auth machine (monitoring-client 2.2, 4, 5, 8)', () => {
+  afterEach(cleanup);
+  const machine = modelMachine(authMachine);
+  const model = createTestModel(machine, { events: authEvents as never, filterEvents: userCanCause as never });
+  const paths = coveringPaths(model);
+
+  it('has paths that reach every state and take every transition', () => {
+    expect(uncovered(machine, paths)).toEqual({ states: [], transitions: [] });
+  });
+
+  it.each(paths.map((p) => [p.description, p] as const))('drives the login view: %s', async (_d, path) => {
+    const view = mountLoginView();
+    await settle();
+    const exec = ({ event }: { event: EventObject }) => perform(view, event as ModelEvent);
+    await path.test({
+      events: Object.fromEntries(authEvents.map((e) => [e.type, exec])) as never,
+      states: { '*': (s) => expectView(view, s as AnyMachineSnapshot) },
+    });
+    view.actor.stop();
+  });
+});
+
+describe('auth rules seen in the login view (monitoring-client 5, 8)', () => {
+  afterEach(cleanup);
+  const start = async () => {
+    const view = mountLoginView();
+    await settle();
+    view.ctl.take('checkSession').resolve(false);
+    await settle();
+    return view;
+  };
+
+  it('lower-cases the email before sign-in and maps a refused sign-in to the spec message', async () => {
+    const view = await start();
+    await perform(view, { type: 'LOGIN', email: ' Member@Demo.TEST ', password: 'nope' });
+    const call = view.ctl.take('signIn');
+    expect(call.input).toEqual({ email: 'member@demo.test', password: 'nope' });
+    call.reject({ name: 'UserNotFoundException', message: 'User does not exist.' });
+    await settle();
+    expect(screen.getByText('Incorrect email or password.')).toBeTruthy();
+  });
+
+  it('a failed current-user lookup shows the date-and-time message and clears the session', async () => {
+    const view = await start();
+    await perform(view, { type: 'LOGIN', email: 'member@demo.test', password: 'x' });
+    view.ctl.take('signIn').resolve('SIGNED_IN');
+    await settle();
+    view.ctl.take('loadCurrentUser').reject({ code: 'NETWORK_ERROR', message: 'Failed to fetch' });
+    await settle();
+    view.ctl.take('signOut').resolve(undefined);
+    await settle();
+    expect(screen.getByText(LOGIN_MESSAGES.currentUser)).toBeTruthy();
+    expect(view.actor.getSnapshot().context.user).toBeNull();
+  });
+
+  it('USER_NOT_FOUND creates the profile once and retries', async () => {
+    const view = await start();
+    await perform(view, { type: 'LOGIN', email: 'new@demo.test', password: 'x' });
+    view.ctl.take('signIn').resolve('SIGNED_IN');
+    await settle();
+    view.ctl.take('loadCurrentUser').reject({ code: 'USER_NOT_FOUND' });
+    await settle();
+    expect(view.ctl.take('createSelf').input).toEqual({ email: 'new@demo.test' });
+  });
+
+  it('the reset code request maps unknown account, unverified email and too many attempts', async () => {
+    for (const [name, message] of [
+      ['UserNotFoundException', RESET_MESSAGES.unknownUser],
+      ['InvalidParameterException', RESET_MESSAGES.emailNotVerified],
+      ['LimitExceededException', RESET_MESSAGES.tooManyAttempts],
+      ['NetworkError', RESET_MESSAGES.changeFailed],
+    ]) {
+      const view = await start();
+      await perform(view, { type: 'FORGOT_PASSWORD' });
+      await perform(view, { type: 'REQUEST_CODE', email: 'member@demo.test' });
+      view.ctl.take('requestReset').reject({ name, message: 'x' });
+      await settle();
+      expect(screen.getByText(message)).toBeTruthy();
+      cleanup();
+    }
+  });
+
+  it('after the forced new password the login form says the password changed', async () => {
+    const view = await start();
+    await perform(view, { type: 'LOGIN', email: 'invited@demo.test', password: 'Temp-1234!' });
+    view.ctl.take('signIn').resolve('NEW_PASSWORD_REQUIRED');
+    await settle();
+    await perform(view, { type: 'SUBMIT_NEW_PASSWORD', password: 'a', confirmation: 'b' });
+    expect(screen.getByText('The two passwords must match')).toBeTruthy();
+    await perform(view, { type: 'SUBMIT_NEW_PASSWORD', password: 'N3w-pass!', confirmation: 'N3w-pass!' });
+    view.ctl.take('completeNewPassword').resolve(undefined);
+    await settle();
+    expect(screen.getByText('Password changed successfully. Please use the new password to login.')).toBeTruthy();
+  });
+
+  it('logs in by itself from ?email=&code= and takes the code out of the address', async () => {
+    const ctl = controlledActors(ACTORS);
+    const actor = createActor(authMachine.provide({ actors: ctl.actors as never })).start();
+    ctl.take('checkSession').resolve(false);
+    await flush();
+    const router = createMemoryRouter([{ path: '/login', element: <LoginPage auth={actor} /> }], { initialEntries: ['/login?email=Invited%40demo.test&code=Temp-1234!'] });
+    render(
+      <MantineProvider theme={theme}>
+        <RouterProvider router={router} />
+      </MantineProvider>,
+    );
+    await settle();
+    expect(ctl.take('signIn').input).toEqual({ email: 'invited@demo.test', password: 'Temp-1234!' });
+    expect(router.state.location.search).toBe('');
+  });
+});
