@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { DEMO_PASSWORD, launchBrowser } from './browser';
+
+// /accept (monitoring-client 2.1, organisation-and-routes 2.5): an invited user sets a password and
+// joins; the invitation email's link carries the email and the temporary code.
+describe('accepting an invitation (issue 3)', () => {
+  const baseUrl = inject('baseUrl');
+  const invited = `invited.${Date.now()}@example.com`;
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser?.close());
+
+  /** The admin's ID token from the identity endpoint, the way Amplify asks for it. */
+  async function idToken(email: string) {
+    const config = (await (await fetch(`${baseUrl}/config.json`)).json()) as { auth: { userPoolClientId: string } };
+    const res = await fetch(`${baseUrl}/identity`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-amz-json-1.1', 'X-Amz-Target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+      body: JSON.stringify({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: config.auth.userPoolClientId, AuthParameters: { USERNAME: email, PASSWORD: DEMO_PASSWORD } }),
+    });
+    const body = (await res.json()) as { AuthenticationResult?: { IdToken: string } };
+    return body.AuthenticationResult!.IdToken;
+  }
+
+  it('the invited user opens the link, chooses a password and lands in the organisation', async () => {
+    const token = await idToken('admin@demo.test');
+    const { organisations } = (await (await fetch(`${baseUrl}/api/organisations`, { headers: { Authorization: token } })).json()) as { organisations: { id: string; slug: string }[] };
+    const org = organisations.find((o) => o.slug === 'riverbend-water')!;
+    const invite = await fetch(`${baseUrl}/api/organisations/${org.id}/invite`, {
+      method: 'POST',
+      headers: { Authorization: token, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: invited, name: 'Ivy Invited', role: 1 }),
+    });
+    expect(invite.status).toBe(200);
+
+    const { messages } = (await (await fetch(`${baseUrl}/dev/mailbox?to=${encodeURIComponent(invited)}`)).json()) as { messages: { kind?: string; text?: string }[] };
+    const link = /https?:\/\/\S+\/accept\?\S+/.exec(messages.find((m) => m.kind === 'invitation')?.text ?? '')?.[0];
+    expect(link, 'an accept link in the invitation email').toBeTruthy();
+
+    const page = await browser.newPage();
+    page.setDefaultTimeout(30_000);
+    await page.goto(`${baseUrl}${new URL(link!).pathname}${new URL(link!).search}`);
+    await page.getByRole('heading', { name: 'Accept your invitation' }).waitFor();
+    await expect(page.getByLabel('Email').inputValue()).resolves.toBe(invited);
+    await page.getByLabel('New password', { exact: true }).fill('Invited-pass-2026!');
+    await page.getByLabel('Confirm new password').fill('Invited-pass-2027!');
+    await page.getByRole('button', { name: 'Accept invitation' }).click();
+    await page.getByText('The two passwords must match').waitFor();
+    await page.getByLabel('Confirm new password').fill('Invited-pass-2026!');
+    await page.getByRole('button', { name: 'Accept invitation' }).click();
+    await page.waitForURL('**/org/riverbend-water/sensors');
+    await page.locator('header').getByText('Riverbend Water').waitFor();
+    await page.close();
+  });
+});
