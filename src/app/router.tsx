@@ -1,3 +1,5 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Center, Loader } from '@mantine/core';
 import { createBrowserRouter, Navigate, Outlet } from 'react-router-dom';
 import { AcceptPage } from '../features/auth/accept-page';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
@@ -14,7 +16,21 @@ import { supportHref } from './links';
 import { DefaultSectionRedirect, OrgLayout, SectionPage } from './org-layout';
 import { DefaultOrgRedirect, OrgsGate } from './organisations';
 import { RouteErrorPage } from './pages/status-pages';
-import { SensorsArea } from './sensors-area';
+
+// The sensors area carries the chart (uPlot, the data worker) and the map (maplibre): it loads
+// on first visit so the sign-in pages stay small.
+const SensorsArea = lazy(() => import('./sensors-area').then((m) => ({ default: m.SensorsArea })));
+const Lazy = ({ children }: { children: ReactNode }) => (
+  <Suspense
+    fallback={
+      <Center h="60vh">
+        <Loader aria-label="Loading" />
+      </Center>
+    }
+  >
+    {children}
+  </Suspense>
+);
 
 // The pages take the auth machine as a prop: features do not import the app.
 const Login = () => <LoginPage auth={useAuthRef()} />;
@@ -71,7 +87,7 @@ export function createAppRouter() {
                   ...boundary,
                   children: [
                     { index: true, element: <DefaultSectionRedirect /> },
-                    { path: 'sensors/*', element: <SectionPage section="sensors"><SensorsArea /></SectionPage>, ...boundary },
+                    { path: 'sensors/*', element: <SectionPage section="sensors"><Lazy><SensorsArea /></Lazy></SectionPage>, ...boundary },
                     { path: 'notifications', element: <SectionPage section="notifications"><NotificationsPage /></SectionPage>, ...boundary },
                     // map, service-routes, settings and anything unknown: the default section.
                     { path: '*', element: <DefaultSectionRedirect /> },
