@@ -1,10 +1,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
+import importPlugin from 'eslint-plugin-import';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { readdirSync } from 'node:fs';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 // Imports flow one way (STYLE.md): domain and contract depend on nothing of ours; machines and
 // workers on those two; features on all of them; app on features. Features do not import each other.
@@ -18,14 +17,18 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
-    plugins: { 'import-x': importX, 'react-hooks': reactHooks },
-    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    plugins: { import: importPlugin, 'react-hooks': reactHooks },
+    settings: {
+      'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.json'] } },
+      'import/ignore': ['node_modules'],
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'react-hooks/rules-of-hooks': 'error',
-      'import-x/no-cycle': ['error', { maxDepth: 10 }],
-      'import-x/no-restricted-paths': [
+      'import/no-cycle': ['error', { maxDepth: 10, ignoreExternal: true }],
+      'import/no-restricted-paths': [
         'error',
         {
           zones: [
