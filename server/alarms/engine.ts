@@ -1,24 +1,113 @@
 import type { AppContext } from '../context';
 import type { Queryable } from '../db/db';
 import type { Uplink } from '../../src/contract/uplink.schema';
+import type { LiveNotificationMessage } from '../../src/contract/live.schema';
 import type { SensorRow } from '../ingest/uplink';
+import { ALARM_WINDOW_MS, ALERT_TYPES, evaluateConditions, type Condition, type RuleInput } from './rules';
+import { closeNotification, openNotification, openNotifications, type OpenRow } from './notifications';
 
 export interface AlarmOutcome {
   alertAsserted: boolean;
   /** Notifications opened or closed by this uplink, for live fan-out after commit. */
-  changed: unknown[];
+  changed: LiveNotificationMessage[];
 }
 
-/** Runs the alarm rules for one uplink inside its transaction. (Filled in by the live-data work.) */
+type Point = { time: number; raw_distance: number };
+
+export interface AlarmPlan {
+  open: Condition[];
+  close: { row: OpenRow; at: number }[];
+  /** The alert flag once the plan is applied. */
+  alertAsserted: boolean;
+}
+
+/** The measurement the level rules look at: the newest stored by this uplink, if it is now the sensor's newest. */
+export function newestOf(stored: Point[], latest: Record<string, unknown>): Point | undefined {
+  const newest = stored.reduce<Point | undefined>((a, m) => (!a || m.time > a.time ? m : a), undefined);
+  const lastTime = (latest.lastMeasurement as { time?: number } | undefined)?.time;
+  return newest && newest.time === lastTime ? newest : undefined;
+}
+
+/** Whether the sensor has an enabled rapid-change alarm (only then is the 1-hour window read). */
+export const needsWindow = (alarms: SensorRow['alarms']) => Object.values(alarms ?? {}).some((a) => a.enabled && String(a.type).startsWith('DELTA'));
+
+/**
+ * What the alarm rules want for one uplink, given the sensor's open notifications: pure, so the
+ * ingest fast path can check that nothing opens or closes before taking its one-statement route.
+ */
+export function planAlarms(sensor: Pick<SensorRow, 'alarms' | 'display_info'>, up: Uplink, newest: Point | undefined, windowStart: Point | undefined, open: Map<string, OpenRow>, now: number): AlarmPlan {
+  const conditions = evaluateConditions({
+    alarms: sensor.alarms ?? {},
+    displayInfo: (sensor.display_info ?? {}) as RuleInput['displayInfo'],
+    up,
+    newest,
+    windowStart,
+    openSince: new Map([...open].map(([k, r]) => [k, r.start_time])),
+    now,
+  });
+  const plan: AlarmPlan = { open: [], close: [], alertAsserted: false };
+  const after = new Map([...open].map(([k, r]) => [k, r.type]));
+  const seen = new Set<string>();
+  for (const c of conditions) {
+    seen.add(c.key);
+    const o = open.get(c.key);
+    if (c.active === true && !o) {
+      plan.open.push(c);
+      after.set(c.key, c.meta.type);
+    } else if (c.active === false && o) {
+      plan.close.push({ row: o, at: c.at });
+      after.delete(c.key);
+    }
+  }
+  // an alarm removed from the sensor's settings ends what it had opened
+  for (const [key, o] of open) {
+    if (key.startsWith('alarm:') && !seen.has(key)) {
+      plan.close.push({ row: o, at: now });
+      after.delete(key);
+    }
+  }
+  plan.alertAsserted = [...after.values()].some((t) => ALERT_TYPES.has(t));
+  return plan;
+}
+
+/**
+ * Runs the alarm rules for one uplink inside its transaction (the sensor row is locked FOR
+ * UPDATE by the caller, so conditions of one sensor are never evaluated concurrently). Opens a
+ * notification for each condition that became true, closes each that cleared, and queues their
+ * deliveries in the same transaction.
+ */
 export async function evaluateUplink(
   _ctx: AppContext,
   q: Queryable,
   sensor: SensorRow,
-  _up: Uplink,
-  _stored: { time: number; raw_distance: number }[],
-  _latest: Record<string, unknown>,
-  _now: number,
+  up: Uplink,
+  stored: Point[],
+  latest: Record<string, unknown>,
+  now: number,
 ): Promise<AlarmOutcome> {
-  const open = await q.query('SELECT 1 FROM notifications WHERE sensor_id = $1 AND end_time IS NULL AND endless = false LIMIT 1', [sensor.id]);
-  return { alertAsserted: open.length > 0, changed: [] };
+  if (!sensor.org_id) return { alertAsserted: false, changed: [] };
+  const orgSensor = { ...sensor, org_id: sensor.org_id };
+  const open = await openNotifications(q, sensor.id);
+  const newest = newestOf(stored, latest);
+  let windowStart: Point | undefined;
+  if (newest && needsWindow(sensor.alarms)) {
+    windowStart = (
+      await q.query<Point>('SELECT time, raw_distance FROM measurements WHERE sensor_id = $1 AND time >= $2 AND time < $3 ORDER BY time LIMIT 1', [
+        sensor.id,
+        newest.time - ALARM_WINDOW_MS,
+        newest.time,
+      ])
+    )[0];
+  }
+  const plan = planAlarms(sensor, up, newest, windowStart, open, now);
+  const changed: LiveNotificationMessage[] = [];
+  for (const { row, at } of plan.close) {
+    const msg = await closeNotification(q, orgSensor, row, at, now);
+    if (msg) changed.push(msg);
+  }
+  for (const c of plan.open) {
+    const msg = await openNotification(q, orgSensor, c.key, c.meta, c.at, now);
+    if (msg) changed.push(msg);
+  }
+  return { alertAsserted: plan.alertAsserted, changed };
 }

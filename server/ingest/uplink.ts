@@ -5,6 +5,7 @@ import type { Uplink, UplinkAck } from '../../src/contract/uplink.schema';
 import { HttpError } from '../http/errors';
 import { topics } from '../broker/publisher';
 import { evaluateUplink, type AlarmOutcome } from '../alarms/engine';
+import { forgetSensor, tryFastIngest } from './uplink-fast';
 
 export const hashDeviceKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -21,48 +22,61 @@ export interface SensorRow {
   latest_data: Record<string, unknown> | null;
 }
 
+export interface IngestOptions {
+  /** The device was authenticated by the transport (an external MQTT broker's authorizer). */
+  trusted?: boolean;
+}
+
 /**
  * Stores one uplink: measurements idempotently on (sensor, time), errors, latest data, alarm
  * outcomes and downlink dispatch, all in one transaction. Only after it commits is the uplink
- * acknowledged and published to the organisation's live topic.
+ * acknowledged and published to the organisation's live topic. The common uplink (no alarm
+ * change, no downlink, no error codes) takes a two-statement fast path (uplink-fast.ts).
  */
-export async function ingestUplink(ctx: AppContext, deviceKey: string | undefined, up: Uplink): Promise<UplinkAck> {
+export async function ingestUplink(ctx: AppContext, deviceKey: string | undefined, up: Uplink, opts: IngestOptions = {}): Promise<UplinkAck> {
   const now = ctx.now();
-  const result = await ctx.db.tx(async (q) => {
-    const sensor = (await q.query<SensorRow>('SELECT * FROM sensors WHERE serial = $1 FOR UPDATE', [up.serial]))[0];
-    // the same answer for an unknown serial and a wrong key: serials are printed on devices
-    if (!sensor || !deviceKey || hashDeviceKey(deviceKey) !== sensor.device_key_hash) {
-      throw new HttpError(401, 'INVALID_DEVICE_KEY', 'Unknown sensor or wrong device key.');
-    }
-    const ms = up.measurements;
-    let stored: { time: number; raw_distance: number; beta_raw_distance: number | null }[] = [];
-    if (ms.length) {
-      stored = await q.query(
-        `INSERT INTO measurements (sensor_id, time, raw_distance, beta_raw_distance)
-         SELECT $1, t, d, b FROM unnest($2::bigint[], $3::real[], $4::real[]) AS u(t, d, b)
-         ON CONFLICT (sensor_id, time) DO NOTHING
-         RETURNING time, raw_distance, beta_raw_distance`,
-        [sensor.id, ms.map((m) => m.time), ms.map((m) => m.rawDistance), ms.map((m) => m.betaRawDistance ?? null)],
-      );
-    }
-    if (up.errors.length) {
+  const authorised = (sensor: SensorRow) => opts.trusted === true || (!!deviceKey && hashDeviceKey(deviceKey) === sensor.device_key_hash);
+  // the same answer for an unknown serial and a wrong key: serials are printed on devices
+  const refused = () => new HttpError(401, 'INVALID_DEVICE_KEY', 'Unknown sensor or wrong device key.');
+  const fast = await tryFastIngest(ctx.db, up, authorised, (prev, stored) => nextLatestData(prev, up, stored, now), now);
+  if (fast.kind === 'unauthorised') throw refused();
+  const result = fast.kind === 'done' ? { ...fast, downlinks: [], alarms: { alertAsserted: false, changed: [] } as AlarmOutcome } : await ingestInTransaction();
+
+  async function ingestInTransaction() {
+    forgetSensor(ctx.db, up.serial);
+    return ctx.db.tx(async (q) => {
+      const sensor = (await q.query<SensorRow>('SELECT * FROM sensors WHERE serial = $1 FOR UPDATE', [up.serial]))[0];
+      if (!sensor || !authorised(sensor)) throw refused();
+      const ms = up.measurements;
+      let stored: { time: number; raw_distance: number; beta_raw_distance: number | null }[] = [];
+      if (ms.length) {
+        stored = await q.query(
+          `INSERT INTO measurements (sensor_id, time, raw_distance, beta_raw_distance)
+           SELECT $1, t, d, b FROM unnest($2::bigint[], $3::real[], $4::real[]) AS u(t, d, b)
+           ON CONFLICT (sensor_id, time) DO NOTHING
+           RETURNING time, raw_distance, beta_raw_distance`,
+          [sensor.id, ms.map((m) => m.time), ms.map((m) => m.rawDistance), ms.map((m) => m.betaRawDistance ?? null)],
+        );
+      }
+      if (up.errors.length) {
+        await q.query(
+          `INSERT INTO measurement_errors (sensor_id, code, time) SELECT $1, c, t FROM unnest($2::text[], $3::bigint[]) AS u(c, t)
+           ON CONFLICT DO NOTHING`,
+          [sensor.id, up.errors.map((e) => e.code), up.errors.map((e) => e.time)],
+        );
+      }
+      const latest = nextLatestData(sensor.latest_data ?? {}, up, stored, now);
+      const alarms: AlarmOutcome = await evaluateUplink(ctx, q, sensor, up, stored, latest, now);
+      latest.alertAsserted = alarms.alertAsserted;
+      latest.offlineAsserted = false;
       await q.query(
-        `INSERT INTO measurement_errors (sensor_id, code, time) SELECT $1, c, t FROM unnest($2::text[], $3::bigint[]) AS u(c, t)
-         ON CONFLICT DO NOTHING`,
-        [sensor.id, up.errors.map((e) => e.code), up.errors.map((e) => e.time)],
+        `UPDATE sensors SET latest_data = $2, latest_boot_info = COALESCE($3, latest_boot_info) WHERE id = $1`,
+        [sensor.id, JSON.stringify(latest), up.bootInfo ? JSON.stringify(up.bootInfo) : null],
       );
-    }
-    const latest = nextLatestData(sensor.latest_data ?? {}, up, stored, now);
-    const alarms: AlarmOutcome = await evaluateUplink(ctx, q, sensor, up, stored, latest, now);
-    latest.alertAsserted = alarms.alertAsserted;
-    latest.offlineAsserted = false;
-    await q.query(
-      `UPDATE sensors SET latest_data = $2, latest_boot_info = COALESCE($3, latest_boot_info) WHERE id = $1`,
-      [sensor.id, JSON.stringify(latest), up.bootInfo ? JSON.stringify(up.bootInfo) : null],
-    );
-    const downlinks = await settleDownlinks(q, sensor.id, up, now);
-    return { sensor, stored, latest, downlinks, alarms };
-  });
+      const downlinks = await settleDownlinks(q, sensor.id, up, now);
+      return { sensor, stored, latest, downlinks, alarms };
+    });
+  }
 
   const { sensor, stored, latest } = result;
   if (sensor.org_id) {

@@ -4,6 +4,7 @@ import { authMachine, type Credentials, type ResetConfirmation, type SignInResul
 import { currentUserSchema, type CurrentUser } from '../contract/user.schema';
 import { api } from '../shared/api';
 import { AUTH_FLOW } from '../shared/amplify';
+import { closeLive } from '../shared/live';
 
 /** The identity service (aws-amplify) and the gateway behind the auth machine's named actors. */
 
@@ -54,6 +55,7 @@ export const liveAuthMachine = authMachine.provide({
       await api.post('/create-self', { email: await sessionEmail(input.email) });
     }),
     signOut: fromPromise(async () => {
+      closeLive();
       await signOut();
     }),
     requestReset: fromPromise(async ({ input }: { input: { email: string } }) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { latestDataSchema } from './sensor.schema';
+import { sensorNotificationSchema } from './notification.schema';
 
 /** Payload on orgs/{orgId}/sensors/{sensorId}/measurements after an uplink commits. */
 export const liveMeasurementMessageSchema = z.object({
@@ -19,3 +20,71 @@ export type LiveSubscribe = (
   onMessage: (msg: LiveMeasurementMessage) => void,
   onError?: (err: Error) => void,
 ) => () => void;
+
+/** Payload on orgs/{orgId}/notifications when a sensor notification opens or closes. */
+export const liveNotificationMessageSchema = z.object({
+  event: z.enum(['opened', 'closed']),
+  serial: z.string(),
+  sensorName: z.string(),
+  notification: sensorNotificationSchema,
+});
+export type LiveNotificationMessage = z.infer<typeof liveNotificationMessageSchema>;
+
+/** Payload on orgs/{orgId}/sensors/{sensorId}/state when the latest data changes without an uplink (offline detected). */
+export const liveSensorStateMessageSchema = z.object({
+  sensorId: z.string(),
+  serial: z.string(),
+  latestData: latestDataSchema.passthrough(),
+});
+export type LiveSensorStateMessage = z.infer<typeof liveSensorStateMessageSchema>;
+
+/** What an organisation-wide live subscription hands its listener (see src/shared/live.ts subscribeOrg). */
+export interface OrgLiveHandlers {
+  /** A sensor's latest data changed: after every uplink (with its new points) or when it went offline. */
+  onSensor?: (msg: { sensorId: string; serial: string; latestData: LiveMeasurementMessage['latestData']; measurements: LiveMeasurementMessage['measurements'] }) => void;
+  /** A sensor notification opened or closed. */
+  onNotification?: (msg: LiveNotificationMessage) => void;
+  onError?: (err: Error) => void;
+}
+
+/** Standard Webhooks event body POSTed to each webhook integration (organisation-and-routes.md 7.2, 8). */
+export const webhookEventSchema = z.object({
+  type: z.enum(['alert.triggered', 'alert.cleared', 'test']),
+  timestamp: z.string(),
+  organisationId: z.string(),
+  notification: sensorNotificationSchema.nullable(),
+  sensor: z.object({ id: z.string(), serial: z.string(), name: z.string() }).nullable(),
+});
+export type WebhookEvent = z.infer<typeof webhookEventSchema>;
+
+/** Webhook integrations: GET/POST/PATCH/DELETE /organisations/{id}/integrations (managers). */
+export const MAX_WEBHOOK_HEADERS = 5;
+export const WEBHOOK_URL_MESSAGE = 'Please enter a valid http or https url';
+export const webhookHeaderSchema = z.object({
+  key: z.string().trim().min(1, 'Key required').max(256),
+  value: z.string().trim().min(1, 'Value required').max(4096),
+});
+export const integrationInputSchema = z.object({
+  type: z.literal('webhook').default('webhook'),
+  url: z
+    .string()
+    .trim()
+    .max(2048)
+    .refine((v) => /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(v) && URL.canParse(v), WEBHOOK_URL_MESSAGE),
+  headers: z.array(webhookHeaderSchema).max(MAX_WEBHOOK_HEADERS, `At most ${MAX_WEBHOOK_HEADERS} headers.`).default([]),
+});
+export type IntegrationInput = z.input<typeof integrationInputSchema>;
+export const integrationSchema = z.object({
+  id: z.string(),
+  type: z.literal('webhook'),
+  url: z.string(),
+  headers: z.array(z.object({ key: z.string(), value: z.string() })),
+  /** Standard Webhooks signing secret (whsec_...), shown to managers so receivers can verify. */
+  secret: z.string(),
+  createdAt: z.number(),
+});
+export type Integration = z.infer<typeof integrationSchema>;
+export const integrationListSchema = z.object({ integrations: z.array(integrationSchema) });
+
+/** Answer of POST /organisations/{orgId}/notifications/test. */
+export const testNotificationResultSchema = z.object({ email: z.string(), webhooks: z.number().int() });

@@ -2,6 +2,7 @@ import { Amplify } from 'aws-amplify';
 import { fetchAuthSession } from 'aws-amplify/auth';
 import { z } from 'zod';
 import { configureGateway } from './api';
+import { configureLive } from './live';
 import type { ClientConfig } from './session';
 
 /** /config.json: one build serves any deployment (DESIGN.md "Addresses"). */
@@ -54,4 +55,6 @@ export function configureIdentity(config: ClientConfig, onNoSession: () => void 
       return token;
     },
   });
+  // live mode: the broker from /config.json, the (refreshed) ID token as the MQTT password
+  configureLive({ url: config.mqtt.url, getIdToken: () => currentIdToken().catch(() => undefined) });
 }

@@ -21,7 +21,9 @@ describe('the product as npm start runs it (issue 2)', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(baseUrl);
-    await expect(page.getByText('Tidewatch').first().isVisible()).resolves.toBe(true);
+    // signed out, / goes to the login page (monitoring-client 2.1)
+    await page.getByRole('heading', { name: 'Log in to Tidewatch' }).waitFor({ timeout: 30_000 });
+    expect(new URL(page.url()).pathname).toBe('/login');
     expect(errors).toEqual([]);
   });
 });

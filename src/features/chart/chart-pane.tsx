@@ -1,18 +1,111 @@
-import { Paper, Text } from '@mantine/core';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useSearchParams } from 'react-router-dom';
+import { Paper, Stack } from '@mantine/core';
 import type { Organisation } from '../../contract/organisation.schema';
 import type { Sensor } from '../../contract/sensor.schema';
+import { subscribeLive } from '../../shared/live';
+import { chartWorker } from './chart-worker';
+import { downloadCsv, provideChart } from './chart-edges';
+import { axisLabel, chartModes, decimalsOf, guidesOf, unitOf } from './chart-scales';
+import { ChartToolbar } from './chart-toolbar';
+import { ChartBody } from './chart-body';
+import { ExportModal } from './export-modal';
+import { rangeText } from './date-range-picker';
 
 export interface ChartPaneProps {
   sensor: Sensor;
   org: Organisation;
+  /** Plot height: 300, or 335 in the sensor view layout (monitoring-client 9). */
   height?: number;
 }
 
-/** The sensor's chart (being built: see issue 5). */
-export function ChartPane({ height = 335 }: ChartPaneProps) {
+/** The sensor's chart: one chart machine per sensor, fed by the data worker. */
+export function ChartPane({ sensor, org, height = 335 }: ChartPaneProps) {
+  return <Chart key={`${org.id}/${sensor.id}`} sensor={sensor} org={org} height={height} />;
+}
+
+function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
+  const [query] = useSearchParams();
+  const current = useRef({ sensor, org });
+  current.current = { sensor, org };
+  const machine = useMemo(
+    () => provideChart({ worker: chartWorker(), liveSubscribe: subscribeLive, sensor: () => current.current.sensor, org: () => current.current.org, download: downloadCsv }),
+    [],
+  );
+  const actor = useActorRef(machine, {
+    input: {
+      target: { orgId: org.id, sensorId: sensor.id },
+      timeZone: org.locale.timezone,
+      liveModeFeature: org.features.liveMode,
+      modes: chartModes(sensor),
+      widthPx: 1000,
+      query: { start: query.get('start'), end: query.get('end') },
+    },
+  });
+  const c = useSelector(actor, (s) => s.context);
+  const status = useSelector(actor, (s) =>
+    s.matches({ data: 'clock' }) || s.matches({ data: { normal: 'loading' } }) || s.matches({ data: { live: 'loading' } })
+      ? 'loading'
+      : s.matches({ data: { normal: 'drawing' } }) || s.matches({ data: { live: { streaming: 'drawing' } } })
+        ? 'drawing'
+        : s.matches({ data: { normal: 'failed' } }) || s.matches({ data: { live: 'failed' } })
+          ? 'failed'
+          : s.matches({ data: { normal: 'empty' } }) || s.matches({ data: { live: { streaming: 'waiting' } } })
+            ? 'empty'
+            : 'ready',
+  );
+  const exportIdle = useSelector(actor, (s) => s.matches({ export: 'idle' }));
+  const [exportOpen, setExportOpen] = useState(false);
+
+  const unit = org.measurementUnit;
+  const guides = useMemo(() => guidesOf(c.dataMode, unit, sensor), [c.dataMode, unit, sensor]);
+  const offset = c.clockOffset;
+  const now = useCallback(() => Date.now() + offset, [offset]);
+  const openExport = useCallback(() => setExportOpen(true), []);
+  const text = rangeText(c.viewMode === 'live' ? { start: c.liveEnd - 3_600_000, end: c.liveEnd } : c.range, org.locale.timezone);
+
   return (
-    <Paper withBorder p="md" h={height}>
-      <Text c="dimmed">Chart</Text>
+    <Paper withBorder p="md" radius="md" data-testid="chart-pane" data-status={status} data-mode={c.dataMode} data-view-mode={c.viewMode}>
+      <Stack gap="sm">
+        <ChartToolbar
+          preset={c.preset}
+          range={c.range}
+          timeZone={org.locale.timezone}
+          now={now}
+          modes={c.modes}
+          dataMode={c.dataMode}
+          viewMode={c.viewMode}
+          liveModeFeature={org.features.liveMode}
+          yZoom={c.yZoom}
+          zoomed={c.zoom !== null}
+          canExport={exportIdle && status === 'ready'}
+          busy={status === 'loading' || status === 'drawing'}
+          send={actor.send}
+          onExportClick={openExport}
+        />
+        <ChartBody
+          height={height}
+          status={status}
+          context={c}
+          guides={guides}
+          unit={unitOf(c.dataMode, unit)}
+          axisLabel={axisLabel(c.dataMode, unit, sensor)}
+          decimals={decimalsOf(c.dataMode, unit, sensor)}
+          timeZone={org.locale.timezone}
+          send={actor.send}
+        />
+      </Stack>
+      <ExportModal
+        opened={exportOpen}
+        timeZone={org.locale.timezone}
+        rangeText={text}
+        onClose={() => setExportOpen(false)}
+        onExport={(format) => {
+          setExportOpen(false);
+          actor.send({ type: 'EXPORT', format });
+        }}
+      />
     </Paper>
   );
 }

@@ -8,6 +8,8 @@ import { dashboardNotifications, notificationCardStyle, NOTIFICATION_TITLE } fro
 import { notificationText } from '../../domain/notification-text';
 import { formatTime, timeAgo, type TimeDisplay } from '../../domain/time-format';
 import { api } from '../../shared/api';
+import { subscribeOrg } from '../../shared/live';
+import { applyNotification } from '../../domain/live-updates';
 import { REFRESH, useNow } from './use-clock';
 
 const STYLE = {
@@ -42,9 +44,11 @@ export function StatusAlerts({ sensor, orgId, unit, timeDisplay, timeZone }: Sta
         .catch(() => {}); // the alerts are a hint; the notifications page reports load failures
     void load();
     const id = setInterval(load, NOTIFICATION_POLL_MS);
+    const off = subscribeOrg(orgId, { onNotification: (m) => setAll((list) => applyNotification(list, m.notification)) });
     return () => {
       ctrl.abort();
       clearInterval(id);
+      off();
     };
   }, [orgId]);
 

@@ -8,6 +8,8 @@ import { api } from '../../shared/api';
 import { useSession } from '../../shared/session';
 import { NotificationCard } from './notification-card';
 import classes from './notifications.module.css';
+import { subscribeOrg } from '../../shared/live';
+import { applyNotification } from '../../domain/live-updates';
 
 export const LOAD_FAILED = 'Loading data failed. Please check your internet connection and try again.';
 
@@ -28,7 +30,14 @@ export function NotificationsPage() {
     ])
       .then(([n, s]) => setLoad({ status: 'ready', notifications: n.notifications, sensors: new Map(s.sensors.map((x) => [x.id, x])) }))
       .catch(() => !ctrl.signal.aborted && setLoad({ status: 'error' }));
-    return () => ctrl.abort();
+    // notifications opened or closed while the page is open arrive on the live feed
+    const off = subscribeOrg(org.id, {
+      onNotification: (m) => setLoad((prev) => (prev.status === 'ready' ? { ...prev, notifications: applyNotification(prev.notifications, m.notification) } : prev)),
+    });
+    return () => {
+      ctrl.abort();
+      off();
+    };
   }, [org.id, attempt]);
 
   const ordered = useMemo(() => (load.status === 'ready' ? orderNotifications(load.notifications) : []), [load]);

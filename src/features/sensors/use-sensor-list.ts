@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../shared/api';
 import { sensorListSchema, type Sensor } from '../../contract/sensor.schema';
+import { applyLatestData } from '../../domain/live-updates';
+import { subscribeOrg } from '../../shared/live';
 
 export type SensorListState = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; sensors: Sensor[] };
 
@@ -50,6 +52,14 @@ export function useSensorList(orgId: string): SensorListState & { reload(): Prom
       clearInterval(id);
     };
   }, [load, refresh]);
+  // between reads, each uplink's latest data arrives on the organisation's live topic
+  useEffect(
+    () =>
+      subscribeOrg(orgId, {
+        onSensor: (m) => setState((prev) => (prev.status === 'ready' ? { ...prev, sensors: applyLatestData(prev.sensors, m.sensorId, m.latestData) } : prev)),
+      }),
+    [orgId],
+  );
   const reload = useCallback(() => load(), [load]);
   return { ...state, reload };
 }

@@ -1,0 +1,139 @@
+// Benchmark 5 (issue 5): in headless Chromium, uPlot drawing a year of raw 1-minute points
+// against drawing the M4 output of the same window, on identical canvases; the pixels must match.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type uPlot from 'uplot';
+import { build, type Rollup } from 'vite';
+import { launchBrowser } from '../tests/e2e/browser';
+import { loadCore } from '../wasm-core/core';
+import { makeSeries, median, RUNS, type BenchRow } from './bench-kit';
+
+const N = 525_600;
+const WIDTH = 1000; // CSS px of the chart, as on a desktop dashboard
+const HEIGHT = 335;
+
+const require = createRequire(import.meta.url);
+const uplotCss = readFileSync(require.resolve('uplot/dist/uPlot.min.css'), 'utf8');
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** The product's chart drawing (uPlot with src/features/chart/uplot-options.ts), bundled for the page. */
+async function pageBundle(): Promise<string> {
+  const entry = `
+    import uPlot from 'uplot';
+    import { baseOptions } from '/src/features/chart/uplot-options.ts';
+    import { padRange } from '/src/features/chart/chart-scales.ts';
+    window.makeChart = (el, width, height, x0, x1) => new uPlot({
+      ...baseOptions({ width, height, color: '#1c7ed6', xRange: () => [x0, x1], yRange: padRange, timeZone: () => 'Pacific/Auckland', decimals: () => 0 }),
+      cursor: { show: false },
+    }, [new Float64Array(0), new Float64Array(0)], el);
+  `;
+  const out = (await build({
+    root,
+    configFile: false,
+    logLevel: 'silent',
+    plugins: [{ name: 'bench-entry', resolveId: (id) => (id === 'bench-entry' ? '\0bench-entry' : null), load: (id) => (id === '\0bench-entry' ? entry : null) }],
+    build: { write: false, minify: false, rollupOptions: { input: 'bench-entry', output: { format: 'iife' } } },
+  })) as Rollup.RollupOutput | Rollup.RollupOutput[];
+  const chunk = (Array.isArray(out) ? out[0] : out).output.find((o) => o.type === 'chunk');
+  if (!chunk || chunk.type !== 'chunk') throw new Error('could not bundle the chart for the page');
+  return chunk.code;
+}
+
+type U = uPlot;
+
+export async function run(): Promise<BenchRow[]> {
+  const { time, value } = makeSeries(N);
+  const t0 = time[0];
+  const t1 = time[N - 1];
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage({ viewport: { width: WIDTH + 40, height: 2 * HEIGHT + 80 }, deviceScaleFactor: 1 });
+    await page.setContent(`<html><head><style>${uplotCss} body{margin:0;font:12px sans-serif}</style></head><body><div id="a"></div><div id="b"></div></body></html>`);
+    await page.evaluate('window.__name = (f) => f'); // tsx keeps function names with a helper the page lacks
+    await page.addScriptTag({ content: await pageBundle() });
+
+    // two identical product charts, x fixed to the window; the raw side goes first so that the axes settle
+    const plotWidth = await page.evaluate(
+      ({ w, h, x0, x1 }) => {
+        const w_ = window as unknown as Record<string, unknown> & { makeChart: (el: HTMLElement, w: number, h: number, x0: number, x1: number) => U };
+        w_.raw = w_.makeChart(document.getElementById('a')!, w, h, x0, x1);
+        w_.m4 = w_.makeChart(document.getElementById('b')!, w, h, x0, x1);
+        return (w_.raw as U).bbox.width;
+      },
+      { w: WIDTH, h: HEIGHT, x0: t0 / 1000, x1: t1 / 1000 },
+    );
+
+    // M4 to the plot's pixel columns with the product's WASM core
+    const core = await loadCore();
+    const m4 = core.m4(time, value, t0, t1, plotWidth);
+    const toSeconds = (t: Float64Array) => Array.from(t, (x) => x / 1000);
+    await page.evaluate(
+      ({ rt, rv, mt, mv }) => {
+        const w_ = window as unknown as Record<string, unknown>;
+        w_.rawData = [Float64Array.from(rt), Float64Array.from(rv)];
+        w_.m4Data = [Float64Array.from(mt), Float64Array.from(mv)];
+      },
+      { rt: toSeconds(time), rv: Array.from(value), mt: toSeconds(m4.time), mv: Array.from(m4.value) },
+    );
+
+    // draw each side (setData, then uPlot's commit microtask), warmed up, interleaved
+    const timings = await page.evaluate(async (runs) => {
+      const w_ = window as unknown as Record<string, never>;
+      const draw = async (u: U, data: uPlot.AlignedData) => {
+        const t = performance.now();
+        u.setData(data);
+        await new Promise<void>((r) => queueMicrotask(r));
+        u.ctx.getImageData(0, 0, 1, 1); // the draw has reached the canvas
+        return performance.now() - t;
+      };
+      const raw: number[] = [];
+      const m4: number[] = [];
+      for (let i = 0; i < 3 + runs; i++) {
+        const a = await draw(w_.raw, w_.rawData);
+        const b = await draw(w_.m4, w_.m4Data);
+        if (i >= 3) {
+          raw.push(a);
+          m4.push(b);
+        }
+        await new Promise((r) => setTimeout(r, 0));
+      }
+      return { raw, m4 };
+    }, Math.max(RUNS, 15));
+
+    const diff = await page.evaluate(() => {
+      const w_ = window as unknown as Record<string, U>;
+      const a = w_.raw.ctx.getImageData(0, 0, w_.raw.ctx.canvas.width, w_.raw.ctx.canvas.height).data;
+      const b = w_.m4.ctx.getImageData(0, 0, w_.m4.ctx.canvas.width, w_.m4.ctx.canvas.height).data;
+      let differing = 0;
+      let inked = 0;
+      for (let i = 0; i < a.length; i += 4) {
+        if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2] || a[i + 3] !== b[i + 3]) differing++;
+        if (a[i + 3] !== 0) inked++;
+      }
+      return { differing, pixels: a.length / 4, inked, size: a.length === b.length, widths: [w_.raw.bbox.width, w_.m4.bbox.width] };
+    });
+    if (process.env.BENCH_SHOT) await page.screenshot({ path: process.env.BENCH_SHOT });
+    if (!diff.size || diff.inked === 0) throw new Error('the canvases differ in size or nothing was drawn');
+    if (diff.widths.some((w) => w !== plotWidth)) throw new Error(`the plot width moved from ${plotWidth} to ${diff.widths.join('/')} px: M4 columns no longer match`);
+
+    return [
+      {
+        bench: '5 uPlot',
+        what: `uPlot draws the M4 output (${m4.time.length.toLocaleString('en-GB')} points) vs raw ${N.toLocaleString('en-GB')} points, ${plotWidth} px plot`,
+        ours: median(timings.m4),
+        baseline: median(timings.raw),
+        target: { kind: 'speedup', value: 5 },
+      },
+      {
+        bench: '5 uPlot',
+        what: `pixels differing between the two canvases (count, target 0) of ${diff.pixels.toLocaleString('en-GB')}, ${diff.inked.toLocaleString('en-GB')} inked`,
+        ours: diff.differing,
+        baseline: 1,
+        target: { kind: 'cost', value: 0 },
+      },
+    ];
+  } finally {
+    await browser.close();
+  }
+}

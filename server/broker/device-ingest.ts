@@ -1,0 +1,42 @@
+import type { AppContext } from '../context';
+import { uplinkSchema, type UplinkAck } from '../../src/contract/uplink.schema';
+import { HttpError } from '../http/errors';
+import { ingestUplink } from '../ingest/uplink';
+
+export type DeviceIngestResult =
+  | { ok: true; ack: UplinkAck }
+  /** permanent: the uplink is refused and retrying it cannot help; otherwise a retry may succeed */
+  | { ok: false; permanent: boolean; code: string; message: string };
+
+/** devices/{serial}/uplink: the serial of a device topic, or undefined. */
+export const uplinkTopicSerial = (topic: string) => /^devices\/([0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})\/uplink$/.exec(topic)?.[1].toUpperCase();
+
+/**
+ * An uplink received over MQTT, through the same ingest path as HTTP. The topic names the
+ * sensor; a payload naming another serial is refused. Resolves only after the commit, so the
+ * caller acknowledges (PUBACK) only stored uplinks.
+ */
+export async function ingestDeviceMessage(ctx: AppContext, serial: string, payload: Buffer, auth: { deviceKey?: string; trusted?: boolean }): Promise<DeviceIngestResult> {
+  let body: unknown;
+  try {
+    body = JSON.parse(payload.toString('utf8'));
+  } catch {
+    return { ok: false, permanent: true, code: 'INVALID_JSON', message: 'The uplink body is not valid JSON.' };
+  }
+  if (body && typeof body === 'object' && !Array.isArray(body) && (body as { serial?: unknown }).serial === undefined) body = { ...body, serial };
+  const parsed = uplinkSchema.safeParse(body);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0];
+    return { ok: false, permanent: true, code: 'INVALID_UPLINK', message: `Invalid uplink: ${i.path.join('.') || 'body'}: ${i.message}` };
+  }
+  if (parsed.data.serial !== serial.toUpperCase()) {
+    return { ok: false, permanent: true, code: 'SERIAL_MISMATCH', message: 'The uplink names another sensor than its topic.' };
+  }
+  try {
+    return { ok: true, ack: await ingestUplink(ctx, auth.deviceKey, parsed.data, { trusted: auth.trusted }) };
+  } catch (err) {
+    if (err instanceof HttpError) return { ok: false, permanent: true, code: err.code, message: err.message };
+    ctx.log.warn({ err, serial }, 'MQTT uplink not stored');
+    return { ok: false, permanent: false, code: 'NOT_STORED', message: 'The uplink could not be stored; send it again.' };
+  }
+}

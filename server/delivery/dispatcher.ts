@@ -1,0 +1,131 @@
+import type { AppContext } from '../context';
+import { createEmailSender, type EmailMessage, type EmailSender } from './email';
+import type { SmsProvider } from './sms';
+import { postWebhook, webhookId, type WebhookTarget } from './webhook';
+import { nextAttemptAt } from './backoff';
+
+/** A claimed row is hidden from other dispatchers this long (a crashed process's rows come back after it). */
+export const LEASE_MS = 120_000;
+const BATCH = 25;
+
+interface OutboxRow {
+  id: string;
+  channel: 'email' | 'sms' | 'webhook';
+  recipient: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  created_at: number;
+}
+
+type Outcome = { status: 'sent' } | { status: 'kept' } | { status: 'retry'; error: string } | { status: 'failed'; error: string };
+
+export interface DispatcherOptions {
+  now?: () => number;
+  pollMs?: number;
+  email?: EmailSender;
+  sms?: SmsProvider;
+  fetch?: typeof fetch;
+}
+
+/**
+ * Delivers the outbox. Rows are claimed with FOR UPDATE SKIP LOCKED and leased by moving their
+ * next attempt forward, so several server processes on one PostgreSQL never deliver a row at the
+ * same time; PGlite is one process and one connection, so there it simply runs in turn.
+ * Delivery is at least once: a webhook receiver de-duplicates on the constant webhook-id.
+ */
+export function createDispatcher(ctx: AppContext, opts: DispatcherOptions = {}) {
+  const now = opts.now ?? ctx.now;
+  const ownEmail = opts.email ? undefined : createEmailSender(ctx.config);
+  const email = opts.email ?? ownEmail;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let stopped = false;
+
+  async function claim(): Promise<OutboxRow[]> {
+    const t = now();
+    return ctx.db.query<OutboxRow>(
+      `UPDATE outbox SET next_attempt_at = $2 WHERE id IN (
+         SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= $1
+         ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+       RETURNING id, channel, recipient, payload, attempts, created_at`,
+      [t, t + LEASE_MS, BATCH],
+    );
+  }
+
+  async function deliver(row: OutboxRow): Promise<Outcome> {
+    try {
+      if (row.channel === 'email') {
+        if (!email) return { status: 'kept' };
+        await email.send(row.recipient, row.payload as unknown as EmailMessage);
+        return { status: 'sent' };
+      }
+      if (row.channel === 'sms') {
+        if (!opts.sms) return { status: 'kept' };
+        await opts.sms.send(row.recipient, String(row.payload.text ?? ''));
+        return { status: 'sent' };
+      }
+      const hook = (
+        await ctx.db.query<WebhookTarget>(`SELECT url, headers, secret FROM integrations WHERE id = $1`, [row.recipient])
+      )[0];
+      if (!hook) return { status: 'failed', error: 'The webhook integration was removed.' };
+      await postWebhook(hook, webhookId(row.id), JSON.stringify(row.payload.event), now(), opts.fetch);
+      return { status: 'sent' };
+    } catch (err) {
+      return { status: 'retry', error: (err as Error).message || String(err) };
+    }
+  }
+
+  async function settle(row: OutboxRow, outcome: Outcome) {
+    const t = now();
+    if (outcome.status === 'sent' || outcome.status === 'kept') {
+      await ctx.db.query(`UPDATE outbox SET status = $2, attempts = attempts + 1, sent_at = $3, last_error = NULL WHERE id = $1`, [row.id, outcome.status, t]);
+      return;
+    }
+    const attempts = row.attempts + 1;
+    const at = outcome.status === 'retry' ? nextAttemptAt(attempts, row.created_at, t) : undefined;
+    if (at === undefined) {
+      ctx.log.warn({ id: row.id, channel: row.channel, attempts, error: outcome.error }, 'delivery failed for good');
+      await ctx.db.query(`UPDATE outbox SET status = 'failed', attempts = $2, last_error = $3 WHERE id = $1`, [row.id, attempts, outcome.error]);
+    } else {
+      await ctx.db.query(`UPDATE outbox SET attempts = $2, last_error = $3, next_attempt_at = $4 WHERE id = $1`, [row.id, attempts, outcome.error, at]);
+    }
+  }
+
+  /** Delivers everything due now; resolves with how many rows it handled. */
+  async function runOnce(): Promise<number> {
+    if (running) return running;
+    running = (async () => {
+      let handled = 0;
+      for (;;) {
+        const rows = await claim();
+        await Promise.all(rows.map(async (r) => settle(r, await deliver(r))));
+        handled += rows.length;
+        if (rows.length < BATCH || stopped) return handled;
+      }
+    })().finally(() => (running = undefined));
+    return running;
+  }
+
+  const tick = () => {
+    runOnce()
+      .catch((err) => ctx.log.error({ err }, 'outbox dispatch failed'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, opts.pollMs ?? 1000);
+      });
+  };
+
+  return {
+    runOnce,
+    start() {
+      stopped = false;
+      timer = setTimeout(tick, 0);
+      return this;
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running?.catch(() => {});
+      ownEmail?.close();
+    },
+  };
+}

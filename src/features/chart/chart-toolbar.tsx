@@ -1,0 +1,94 @@
+import { memo } from 'react';
+import { ActionIcon, Button, Group, SegmentedControl, Select, Stack, Tooltip } from '@mantine/core';
+import { IconDownload, IconRefresh, IconZoomReset, IconArrowsVertical } from '@tabler/icons-react';
+import type { DataMode } from '../../../workers/data-api';
+import type { ChartEvent, ViewMode } from '../../../machines/chart.machine';
+import type { DatePreset, TimeRange } from '../../domain/date-presets';
+import { DateRangePicker } from './date-range-picker';
+import { MODE_LABELS } from './chart-scales';
+
+const MODE_ORDER: DataMode[] = ['level', 'flow', 'volume'];
+
+export interface ChartToolbarProps {
+  preset: DatePreset;
+  range: TimeRange;
+  timeZone: string;
+  now: () => number;
+  modes: DataMode[];
+  dataMode: DataMode;
+  viewMode: ViewMode;
+  liveModeFeature: boolean;
+  yZoom: boolean;
+  zoomed: boolean;
+  canExport: boolean;
+  busy: boolean;
+  send(e: ChartEvent): void;
+  onExportClick(): void;
+}
+
+/** Chart controls (monitoring-client 2.6): range, Normal or Live, data, Y-axis zoom, Export, Refresh. */
+export const ChartToolbar = memo(function ChartToolbar(p: ChartToolbarProps) {
+  const { send } = p;
+  return (
+    <Stack gap="xs">
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <DateRangePicker
+          preset={p.preset}
+          range={p.range}
+          timeZone={p.timeZone}
+          now={p.now}
+          disabled={p.viewMode === 'live'}
+          onPreset={(preset) => send({ type: 'SET_PRESET', preset })}
+          onRange={(range) => send({ type: 'SET_RANGE', range })}
+        />
+        <Group gap="xs" wrap="nowrap">
+          {p.zoomed && (
+            <Tooltip label="Reset zoom">
+              <ActionIcon variant="default" size="lg" aria-label="Reset zoom" onClick={() => send({ type: 'RESET_ZOOM' })}>
+                <IconZoomReset size={18} />
+              </ActionIcon>
+            </Tooltip>
+          )}
+          <Tooltip label={p.yZoom ? 'Y-axis zoom on: fitted to the data' : 'Y-axis zoom off: full scale'}>
+            <ActionIcon variant={p.yZoom ? 'filled' : 'default'} size="lg" aria-label="Y-axis zoom" aria-pressed={p.yZoom} onClick={() => send({ type: 'TOGGLE_Y_ZOOM' })}>
+              <IconArrowsVertical size={18} />
+            </ActionIcon>
+          </Tooltip>
+          <Button variant="default" leftSection={<IconDownload size={16} />} disabled={!p.canExport} onClick={p.onExportClick}>
+            Export
+          </Button>
+          <Tooltip label="Refresh">
+            <ActionIcon variant="default" size="lg" aria-label="Refresh" loading={p.busy} onClick={() => send({ type: 'REFRESH' })}>
+              <IconRefresh size={18} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      </Group>
+      <Group gap="xs">
+        {p.liveModeFeature && (
+          <SegmentedControl
+            aria-label="View mode"
+            size="xs"
+            value={p.viewMode}
+            onChange={(v) => send({ type: 'SET_VIEW_MODE', mode: v as ViewMode })}
+            data={[
+              { value: 'normal', label: 'Normal Mode' },
+              // Live is for Water Level only (monitoring-client 4)
+              { value: 'live', label: 'Live Mode', disabled: p.dataMode !== 'level' },
+            ]}
+          />
+        )}
+        <Select
+          aria-label="Chart data"
+          size="xs"
+          w={140}
+          allowDeselect={false}
+          value={p.dataMode}
+          onChange={(v) => v && send({ type: 'SET_DATA_MODE', mode: v as DataMode })}
+          data={MODE_ORDER.filter((m) => p.modes.includes(m)).map((m) => ({ value: m, label: MODE_LABELS[m] }))}
+          disabled={p.modes.length < 2}
+        />
+      </Group>
+    </Stack>
+  );
+});

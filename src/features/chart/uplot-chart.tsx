@@ -1,0 +1,124 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { ViewResult } from '../../../workers/data-api';
+import type { TimeRange } from '../../domain/date-presets';
+import { yRange, type Guide } from './chart-scales';
+import { baseOptions } from './uplot-options';
+import { drawGuides, makeTooltip, TOOLTIP_HIDE_MS } from './uplot-plugins';
+
+export interface UplotChartProps {
+  height: number;
+  /** Typed arrays from the worker: x in epoch seconds, y in the chart's unit. */
+  data: ViewResult | null;
+  /** The x window in ms (the picked range, the zoom, or Live's last hour). */
+  xWindow: TimeRange | null;
+  yZoom: boolean;
+  guides: readonly Guide[];
+  /** Whether the display limits widen the full-scale Y range (levels: yes). */
+  limitsInRange: boolean;
+  unit: string;
+  decimals: number;
+  timeZone: string;
+  color: string;
+  onZoom(window: TimeRange): void;
+  onResetZoom(): void;
+  /** Plot width in canvas pixels: the M4 bucket count that makes the downsampled line pixel-exact. */
+  onPlotWidth(px: number): void;
+}
+
+const EMPTY: uPlot.AlignedData = [new Float64Array(0), new Float64Array(0)];
+
+/**
+ * uPlot behind refs: created once, fed typed arrays with setData at most once per animation
+ * frame. React renders nothing per frame; props land in a ref the hooks read.
+ */
+export function UplotChart(props: UplotChartProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const live = useRef(props);
+  live.current = props;
+  const frame = useRef(0);
+
+  useEffect(() => {
+    const el = host.current!;
+    const p = live.current;
+    const tooltip = makeTooltip(() => live.current);
+    const base = baseOptions({
+      width: Math.max(200, el.clientWidth),
+      height: p.height,
+      color: p.color,
+      xRange: () => (live.current.xWindow ? [live.current.xWindow.start / 1000, live.current.xWindow.end / 1000] : null),
+      yRange: (min, max) => yRange(live.current.data?.min ?? min, live.current.data?.max ?? max, live.current.yZoom, live.current.guides, live.current.limitsInRange),
+      timeZone: () => live.current.timeZone,
+      decimals: () => live.current.decimals,
+    });
+    const opts: uPlot.Options = {
+      ...base,
+      cursor: {
+        drag: { x: true, y: false, setScale: false },
+        points: { size: 7 },
+        bind: { dblclick: () => () => (live.current.onResetZoom(), null) },
+      },
+      select: { show: true, left: 0, top: 0, width: 0, height: 0 },
+      hooks: {
+        draw: [
+          (u) => {
+            drawGuides(u, live.current.guides);
+            // what was drawn, for people reading the DOM (tests, benchmarks): no layout, no React
+            const d = el.dataset;
+            d.points = String(u.data[0].length);
+            d.xMin = String(live.current.xWindow?.start ?? '');
+            d.xMax = String(live.current.xWindow?.end ?? '');
+            d.yMin = String(u.scales.y.min);
+            d.yMax = String(u.scales.y.max);
+            d.drawn = String(performance.now());
+          },
+        ],
+        setCursor: [tooltip.onCursor],
+        setSelect: [
+          (u) => {
+            const { left, width } = u.select;
+            if (width < 3) return;
+            u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+            live.current.onZoom({ start: u.posToVal(left, 'x') * 1000, end: u.posToVal(left + width, 'x') * 1000 });
+          },
+        ],
+      },
+      plugins: [tooltip.plugin],
+    };
+    const u = new uPlot(opts, EMPTY, el);
+    plot.current = u;
+    live.current.onPlotWidth(u.bbox.width);
+    let lastWidth = el.clientWidth;
+    const resize = new ResizeObserver(() => {
+      const w = el.clientWidth;
+      if (w === lastWidth || w === 0) return;
+      lastWidth = w;
+      u.setSize({ width: w, height: live.current.height });
+      live.current.onPlotWidth(u.bbox.width);
+    });
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      cancelAnimationFrame(frame.current);
+      tooltip.destroy();
+      u.destroy();
+      plot.current = null;
+    };
+  }, []);
+
+  // one setData per frame, whatever arrived in between
+  const { data, xWindow, yZoom, guides, height } = props;
+  useEffect(() => {
+    cancelAnimationFrame(frame.current);
+    frame.current = requestAnimationFrame(() => {
+      const u = plot.current;
+      if (!u) return;
+      if (u.height !== height) u.setSize({ width: u.width, height });
+      u.setData(data ? [data.time, data.value] : EMPTY, true);
+    });
+  }, [data, xWindow, yZoom, guides, height]);
+
+  return <div ref={host} data-testid="chart-plot" data-tooltip-hide-ms={TOOLTIP_HIDE_MS} style={{ width: '100%', minHeight: height }} />;
+}

@@ -1,0 +1,212 @@
+import mqtt, { type MqttClient } from 'mqtt';
+import { z } from 'zod';
+import { getIdToken as gatewayIdToken } from './api';
+import {
+  liveMeasurementMessageSchema,
+  liveNotificationMessageSchema,
+  liveSensorStateMessageSchema,
+  type LiveMeasurementMessage,
+  type LiveSubscribe,
+  type OrgLiveHandlers,
+} from '../contract/live.schema';
+
+/** Where the broker is and how to get the caller's current ID token; set once at the app edge. */
+export interface LiveConfig {
+  /** config.mqtt.url from /config.json, e.g. wss://host/mqtt (or how to get it) */
+  url: string | (() => Promise<string>);
+  /** The current (refreshed when near expiry) ID token; it is the MQTT password. */
+  getIdToken: () => Promise<string | undefined>;
+}
+
+export const LIVE_REFUSED = 'Live updates are not available for this organisation.';
+export const LIVE_NOT_LOGGED_IN = 'User is not logged in';
+const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+
+type Listener = { onMessage(topic: string, payload: unknown): void; onError?(err: Error): void };
+
+/**
+ * One MQTT-over-WebSocket connection shared by every live view of the tab. Subscriptions are
+ * counted per topic filter; when the connection drops (network, or the broker closing it at
+ * token expiry or membership end) it reconnects with a fresh token and subscribes again.
+ */
+export function createLiveConnection(cfg: LiveConfig) {
+  const filters = new Map<string, Set<Listener>>();
+  let client: MqttClient | undefined;
+  let connecting = false;
+  let failures = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  const recent: string[] = []; // overlapping subscriptions may deliver a message twice
+
+  const fail = (filter: string, err: Error) => filters.get(filter)?.forEach((l) => l.onError?.(err));
+  const failAll = (err: Error) => [...filters.keys()].forEach((f) => fail(f, err));
+
+  function subscribe(filter: string) {
+    client?.subscribe(filter, { qos: 0 }, (err, granted) => {
+      if (err || granted?.some((g) => g.qos === 128)) fail(filter, new Error(LIVE_REFUSED));
+    });
+  }
+
+  function scheduleReconnect() {
+    clearTimeout(retryTimer);
+    if (!filters.size) return;
+    retryTimer = setTimeout(() => void connect(), RETRY_MS[Math.min(failures, RETRY_MS.length - 1)]);
+    failures++;
+  }
+
+  async function connect() {
+    if (connecting || client?.connected || !filters.size) return;
+    connecting = true;
+    try {
+      const token = await cfg.getIdToken();
+      if (!token) return failAll(new Error(LIVE_NOT_LOGGED_IN));
+      if (!client) {
+        const url = typeof cfg.url === 'string' ? cfg.url : await cfg.url();
+        client = mqtt.connect(url, { username: 'jwt', password: token, reconnectPeriod: 0, resubscribe: false, protocolVersion: 4, connectTimeout: 10_000 });
+        client.on('connect', () => {
+          failures = 0;
+          filters.forEach((_, f) => subscribe(f));
+        });
+        client.on('close', scheduleReconnect);
+        client.on('error', () => {}); // a failed connect ends in 'close', which retries
+        client.on('message', (topic, payload) => {
+          const text = payload.toString();
+          const key = `${topic}\n${text}`;
+          if (recent.includes(key)) return;
+          recent.push(key);
+          if (recent.length > 32) recent.shift();
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            return;
+          }
+          filters.forEach((ls, f) => matches(f, topic) && ls.forEach((l) => l.onMessage(topic, body)));
+        });
+      } else {
+        // same client, fresh token: the broker may have closed us at the old token's expiry
+        client.options.password = token;
+        client.reconnect();
+      }
+    } catch {
+      // no configuration or token yet (network): try again later
+      connecting = false;
+      scheduleReconnect();
+    } finally {
+      connecting = false;
+    }
+  }
+
+  return {
+    /** Listens on an MQTT topic filter; returns the unsubscribe. */
+    listen(filter: string, listener: Listener): () => void {
+      let set = filters.get(filter);
+      if (!set) {
+        set = new Set();
+        filters.set(filter, set);
+        if (client?.connected) subscribe(filter);
+      }
+      set.add(listener);
+      void connect();
+      return () => {
+        const s = filters.get(filter);
+        if (!s?.delete(listener) || s.size) return;
+        filters.delete(filter);
+        if (client?.connected) client.unsubscribe(filter);
+        if (!filters.size) close();
+      };
+    },
+    /** Ends the connection (sign-out, or nothing listens any more). */
+    close,
+  };
+
+  function close() {
+    clearTimeout(retryTimer);
+    const c = client;
+    client = undefined;
+    c?.removeAllListeners('close');
+    c?.end(true);
+  }
+}
+
+/** MQTT topic filter matching with + and #. */
+export function matches(filter: string, topic: string): boolean {
+  const f = filter.split('/');
+  const t = topic.split('/');
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] === '#') return true;
+    if (i >= t.length || (f[i] !== '+' && f[i] !== t[i])) return false;
+  }
+  return f.length === t.length;
+}
+
+let live: ReturnType<typeof createLiveConnection> | undefined;
+
+const runtimeConfigSchema = z.object({ mqtt: z.object({ url: z.string().min(1) }) });
+
+/**
+ * Without configureLive, the broker comes from /config.json and the token from the gateway
+ * client (configureGateway), so live views work wherever the gateway does.
+ */
+function connection() {
+  live ??= createLiveConnection({
+    url: async () => runtimeConfigSchema.parse(await (await fetch(new URL('/config.json', globalThis.location?.href ?? 'http://localhost'))).json()).mqtt.url,
+    getIdToken: gatewayIdToken,
+  });
+  return live;
+}
+
+/** Sets the broker and token source (at the app edge, next to configureGateway); closes an older connection. */
+export function configureLive(cfg: LiveConfig) {
+  live?.close();
+  live = createLiveConnection(cfg);
+}
+
+/** Closes the live connection (sign-out); the next subscription opens a new one. */
+export function closeLive() {
+  live?.close();
+  live = undefined;
+}
+
+function parsed<T>(schema: z.ZodType<T>, body: unknown, onError?: (e: Error) => void): T | undefined {
+  const r = schema.safeParse(body);
+  if (!r.success) onError?.(new Error(`Unexpected live message: ${r.error.issues[0]?.message ?? 'invalid'}`));
+  return r.success ? r.data : undefined;
+}
+
+/** The chart machine's live source: new points of one sensor (orgs/{orgId}/sensors/{sensorId}/measurements). */
+export const subscribeLive: LiveSubscribe = ({ orgId, sensorId }, onMessage, onError) => {
+  return connection().listen(`orgs/${orgId}/sensors/${sensorId}/measurements`, {
+    onMessage: (_t, body) => {
+      const msg = parsed(liveMeasurementMessageSchema, body, onError);
+      if (msg) onMessage(msg);
+    },
+    onError,
+  });
+};
+
+/** Organisation-wide live state for the dashboard, sensors list and notifications page. */
+export function subscribeOrg(orgId: string, h: OrgLiveHandlers): () => void {
+  const l = connection();
+  const sensor = (_t: string, body: unknown) => {
+    const msg = parsed(liveMeasurementMessageSchema.partial({ measurements: true }), body, h.onError) as Partial<LiveMeasurementMessage> | undefined;
+    if (msg?.sensorId) h.onSensor?.({ sensorId: msg.sensorId, serial: msg.serial ?? '', latestData: msg.latestData ?? {}, measurements: msg.measurements ?? [] });
+  };
+  const offs = [
+    l.listen(`orgs/${orgId}/sensors/+/measurements`, { onMessage: sensor, onError: h.onError }),
+    l.listen(`orgs/${orgId}/sensors/+/state`, {
+      onMessage: (_t, body) => {
+        const msg = parsed(liveSensorStateMessageSchema, body, h.onError);
+        if (msg) h.onSensor?.({ ...msg, measurements: [] });
+      },
+      onError: h.onError,
+    }),
+    l.listen(`orgs/${orgId}/notifications`, {
+      onMessage: (_t, body) => {
+        const msg = parsed(liveNotificationMessageSchema, body, h.onError);
+        if (msg) h.onNotification?.(msg);
+      },
+      onError: h.onError,
+    }),
+  ];
+  return () => offs.forEach((off) => off());
+}
