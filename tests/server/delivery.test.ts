@@ -136,7 +136,8 @@ describe.each(testDrivers)('delivery on %s (organisation-and-routes.md 3, 7.2, 8
     const emails = await outbox('email', since);
     expect(emails.map((e) => e.recipient)).toEqual(['a-default@deliv.test', 'c-both@deliv.test']);
     expect(emails[0].payload).toMatchObject({ kind: 'alert-triggered', subject: `Alert triggered: Threshold alarm on Tank 9 (${sensor.serial})` });
-    expect(String(emails[0].payload.text)).toContain('Level 2.500 m is at or above the alarm threshold of 2.000 m.');
+    // the same sentence the app shows on the notification's card
+    expect(String(emails[0].payload.text)).toContain('The level rose above the 2.000 m threshold at 2.500 m.');
     expect((await outbox('sms', since)).map((m) => m.recipient)).toEqual(['+64212222222']);
 
     // alertClear is off for both channels: clearing queues no email or SMS
