@@ -1,5 +1,6 @@
 import uPlot from 'uplot';
 import { columnPath } from './column-path';
+import { tzDate } from './tz-date';
 
 // 24-hour times and day-month dates (the spec's DD/MM/YYYY HH:mm:ss family), with the larger unit on a second line when it changes
 const TIME_TICKS: uPlot.Axis.Values = [
@@ -33,7 +34,7 @@ export function baseOptions(p: BaseOptionsInput): uPlot.Options {
   return {
     width: p.width,
     height: p.height,
-    tzDate: (ts) => uPlot.tzDate(new Date(ts * 1e3), p.timeZone()),
+    tzDate: (ts) => tzDate(ts, p.timeZone()),
     legend: { show: false },
     padding: [12, 12, 0, 4],
     scales: {
