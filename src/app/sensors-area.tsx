@@ -3,7 +3,7 @@ import { Navigate, Route, Routes, useNavigate, useParams, useSearchParams } from
 import { Box, Center, Loader } from '@mantine/core';
 import { ROLES } from '../contract/organisation.schema';
 import type { Sensor } from '../contract/sensor.schema';
-import { parseDateQuery } from '../domain/date-query';
+import { parseDateQuery } from '../domain/date-presets';
 import { useSession } from '../shared/session';
 import { supportHref } from './links';
 import { ChartPane } from '../features/chart/chart-pane';
@@ -110,7 +110,7 @@ function SensorDetail({ sensor, sensorsUrl, mobile }: { sensor: Sensor; sensorsU
           sensor={sensor}
           timeDisplay={user.displaySettings.timeDisplay}
           timeZone={org.locale.timezone}
-          initialRange={parseDateQuery(query.get('start'), query.get('end'), Date.now())}
+          initialRange={parseDateQuery(query.get('start'), query.get('end'), Date.now(), org.locale.timezone) ?? undefined}
         />
       )}
     </SensorDetailFrame>
