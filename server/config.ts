@@ -32,7 +32,14 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ID_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(3600),
   MAP_STYLE_URL: z.string().optional(),
+  // SMS through Twilio's Messages API; without these, SMS stay in the outbox (readable at /dev/mailbox)
+  TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-zA-Z]{8,}$/, 'must look like a Twilio account SID (AC...)').optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(8).optional(),
+  TWILIO_API_URL: url(['http', 'https']).optional(), // default https://api.twilio.com
+  TWILIO_FROM: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number such as +6421000000').optional(),
 });
+
+const SMS_VARS = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const;
 
 export type Config = z.infer<typeof schema>;
 
@@ -41,7 +48,12 @@ export class ConfigError extends Error {}
 /** Reads and validates the environment; a bad value throws naming every offending variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const picked = Object.fromEntries(Object.keys(schema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]));
-  const res = schema.safeParse(picked);
+  const res = schema.superRefine((c, rc) => {
+    // SMS settings come as a set: a partial set is a mistake, not a reason to stay silent
+    if (SMS_VARS.some((k) => c[k]) && !SMS_VARS.every((k) => c[k])) {
+      for (const k of SMS_VARS) if (!c[k]) rc.addIssue({ code: 'custom', path: [k], message: `is required with ${SMS_VARS.filter((v) => c[v]).join(' and ')}` });
+    }
+  }).safeParse(picked);
   if (!res.success) {
     const lines = res.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(picked[String(i.path[0])])})`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import { createEmailSender, type EmailMessage, type EmailSender } from './email';
-import type { SmsProvider } from './sms';
+import { smsProviderFromConfig, type SmsProvider } from './sms';
 import { postWebhook, webhookId, type WebhookTarget } from './webhook';
 import { nextAttemptAt } from './backoff';
 
@@ -37,6 +37,7 @@ export function createDispatcher(ctx: AppContext, opts: DispatcherOptions = {}) 
   const now = opts.now ?? ctx.now;
   const ownEmail = opts.email ? undefined : createEmailSender(ctx.config);
   const email = opts.email ?? ownEmail;
+  const sms = opts.sms ?? smsProviderFromConfig(ctx.config);
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
   let stopped = false;
@@ -60,8 +61,8 @@ export function createDispatcher(ctx: AppContext, opts: DispatcherOptions = {}) 
         return { status: 'sent' };
       }
       if (row.channel === 'sms') {
-        if (!opts.sms) return { status: 'kept' };
-        await opts.sms.send(row.recipient, String(row.payload.text ?? ''));
+        if (!sms) return { status: 'kept' };
+        await sms.send(row.recipient, String(row.payload.text ?? ''));
         return { status: 'sent' };
       }
       const hook = (

@@ -24,3 +24,9 @@ export function twilioSmsProvider(opts: { accountSid: string; authToken: string;
     },
   };
 }
+
+/** The configured SMS provider, or undefined (SMS are then kept in the outbox). */
+export function smsProviderFromConfig(c: { TWILIO_ACCOUNT_SID?: string; TWILIO_AUTH_TOKEN?: string; TWILIO_FROM?: string; TWILIO_API_URL?: string }): SmsProvider | undefined {
+  if (!c.TWILIO_ACCOUNT_SID || !c.TWILIO_AUTH_TOKEN || !c.TWILIO_FROM) return undefined;
+  return twilioSmsProvider({ accountSid: c.TWILIO_ACCOUNT_SID, authToken: c.TWILIO_AUTH_TOKEN, from: c.TWILIO_FROM, baseUrl: c.TWILIO_API_URL });
+}

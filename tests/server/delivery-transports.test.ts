@@ -6,7 +6,6 @@ import { startTestServer, testDrivers, type TestServer } from './harness';
 import { addMember, makeOrg, makeSensor, makeUser } from './fixtures';
 import { sendUplink } from './live-helpers';
 import { createDispatcher } from '../../server/delivery/dispatcher';
-import { twilioSmsProvider } from '../../server/delivery/sms';
 
 /** A minimal SMTP receiver (RFC 5321 happy path) on 127.0.0.1:0 that records each message. */
 async function startSmtp() {
@@ -44,32 +43,46 @@ async function startSmtp() {
   return { port: (server.address() as AddressInfo).port, mails, close: () => new Promise((r) => server.close(r)) };
 }
 
-describe.each(testDrivers)('email by SMTP_URL and SMS through a provider, on %s (DESIGN.md: SMTP via SMTP_URL; SMS behind one interface)', (driver) => {
+describe.each(testDrivers)('email by SMTP_URL and SMS by the TWILIO_* settings, on %s (DESIGN.md: SMTP via SMTP_URL; SMS behind one interface)', (driver) => {
   let s: TestServer;
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let clock = Date.UTC(2026, 4, 1);
+  const texts: { to: string; body: string; auth: string }[] = [];
+  // a stand-in for Twilio's Messages API, reached through TWILIO_API_URL
+  const twilio = createHttpServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      texts.push({ to: new URLSearchParams(body).get('To') ?? '', body: new URLSearchParams(body).get('Body') ?? '', auth: req.headers.authorization ?? '' });
+      res.writeHead(201, { 'content-type': 'application/json' }).end('{"sid":"SM1"}');
+    });
+  });
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    s = await startTestServer(driver, { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, PUBLIC_URL: 'https://tidewatch.example', MAIL_FROM: 'Tidewatch <alerts@tidewatch.example>' }, { now: () => clock });
+    await new Promise<void>((r) => twilio.listen(0, '127.0.0.1', r));
+    s = await startTestServer(
+      driver,
+      {
+        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+        PUBLIC_URL: 'https://tidewatch.example',
+        MAIL_FROM: 'Tidewatch <alerts@tidewatch.example>',
+        TWILIO_ACCOUNT_SID: 'AC12345678',
+        TWILIO_AUTH_TOKEN: 'secret-token',
+        TWILIO_FROM: '+6421999000',
+        TWILIO_API_URL: `http://127.0.0.1:${(twilio.address() as AddressInfo).port}`,
+      },
+      { now: () => clock },
+    );
   });
   afterAll(async () => {
     await s?.close();
     await smtp?.close();
+    await new Promise((r) => twilio.close(r));
   });
 
-  it('sends alert email over SMTP with a link to the sensor, and SMS through the provider, marking both sent', async () => {
-    const texts: { to: string; body: string; auth: string }[] = [];
-    const twilio = createHttpServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        texts.push({ to: new URLSearchParams(body).get('To') ?? '', body: new URLSearchParams(body).get('Body') ?? '', auth: req.headers.authorization ?? '' });
-        res.writeHead(201, { 'content-type': 'application/json' }).end('{"sid":"SM1"}');
-      });
-    });
-    await new Promise<void>((r) => twilio.listen(0, '127.0.0.1', r));
-    try {
+  it('sends alert email over SMTP with a link to the sensor, and SMS through the configured provider, marking both sent', async () => {
+    {
       const org = await makeOrg(s.ctx.db, { name: 'Mail Org' });
       await s.ctx.db.query(`UPDATE organisations SET notification_settings = '{"alertAssert":{"email":true,"sms":true},"alertClear":{"email":true,"sms":false}}' WHERE id = $1`, [org.id]);
       const u = await makeUser(s.ctx.db, { email: 'ops@mail.test', mobile: '+64210000001' });
@@ -78,8 +91,7 @@ describe.each(testDrivers)('email by SMTP_URL and SMS through a provider, on %s 
       const sensor = await makeSensor(s.ctx.db, org.id, { name: 'Pump Well' });
       await sendUplink(s, sensor.deviceKey, { serial: sensor.serial, battery: 3 });
 
-      const sms = twilioSmsProvider({ accountSid: 'AC123', authToken: 'secret', from: '+6421999', baseUrl: `http://127.0.0.1:${(twilio.address() as AddressInfo).port}` });
-      const dispatcher = createDispatcher(s.ctx, { now: () => clock, sms });
+      const dispatcher = createDispatcher(s.ctx, { now: () => clock }); // no provider passed: it comes from the settings
       await dispatcher.runOnce();
       await dispatcher.stop();
 
@@ -90,14 +102,12 @@ describe.each(testDrivers)('email by SMTP_URL and SMS through a provider, on %s 
       expect(mail.data).toContain(`Subject: Alert triggered: Low battery on Pump Well (${sensor.serial})`);
       const body = mail.data.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))); // quoted-printable
       expect(body).toMatch(new RegExp(`View: https://tidewatch.example/org/mail-org-[a-z0-9-]+/sensors/${sensor.serial}\\?start=\\d+&end=\\d+`));
-      expect(texts).toEqual([{ to: '+64210000001', body: expect.stringContaining('The battery is low at 3%.'), auth: `Basic ${Buffer.from('AC123:secret').toString('base64')}` }]);
+      expect(texts).toEqual([{ to: '+64210000001', body: expect.stringContaining('The battery is low at 3%.'), auth: `Basic ${Buffer.from('AC12345678:secret-token').toString('base64')}` }]);
       const rows = await s.ctx.db.query<{ channel: string; status: string }>(`SELECT channel, status FROM outbox WHERE recipient IN ('ops@mail.test', '+64210000001') ORDER BY channel`);
       expect(rows).toEqual([
         { channel: 'email', status: 'sent' },
         { channel: 'sms', status: 'sent' },
       ]);
-    } finally {
-      await new Promise((r) => twilio.close(r));
     }
   });
 

@@ -88,3 +88,12 @@ describe.each(testDrivers)('foundation on %s', (driver) => {
     });
   });
 });
+
+describe('SMS settings (issue 6: SMS behind one provider interface)', () => {
+  it('take all three Twilio variables or none, naming the missing ones', () => {
+    expect(() => loadConfig({ TWILIO_ACCOUNT_SID: 'AC12345678' })).toThrow(/TWILIO_AUTH_TOKEN: is required with TWILIO_ACCOUNT_SID[\s\S]*TWILIO_FROM: is required/);
+    expect(() => loadConfig({ TWILIO_ACCOUNT_SID: 'AC12345678', TWILIO_AUTH_TOKEN: 'secret-token', TWILIO_FROM: '021 999' })).toThrow(/TWILIO_FROM: must be an E.164 number/);
+    expect(loadConfig({ TWILIO_ACCOUNT_SID: 'AC12345678', TWILIO_AUTH_TOKEN: 'secret-token', TWILIO_FROM: '+6421999000' }).TWILIO_FROM).toBe('+6421999000');
+    expect(loadConfig({}).TWILIO_ACCOUNT_SID).toBeUndefined();
+  });
+});
