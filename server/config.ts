@@ -20,6 +20,7 @@ const schema = z.object({
   MQTT_URL: url(['mqtt', 'mqtts', 'ws', 'wss', 'tcp']).optional(),
   MQTT_WS_URL: url(['ws', 'wss']).optional(), // what browsers use when MQTT_URL points elsewhere
   SMTP_URL: url(['smtp', 'smtps']).optional(),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool(false), // allow webhooks to loopback and private addresses
   MAIL_FROM: z.string().default('Tidewatch <no-reply@tidewatch.local>'),
   SEED_DEMO: bool(true),
   DEMO_MODE: bool(true),

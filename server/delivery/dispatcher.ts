@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import { createEmailSender, type EmailMessage, type EmailSender } from './email';
 import { smsProviderFromConfig, type SmsProvider } from './sms';
 import { postWebhook, webhookId, type WebhookTarget } from './webhook';
+import { assertPublicTarget, WEBHOOK_TARGET_MESSAGE } from './webhook-target';
 import { nextAttemptAt } from './backoff';
 
 /** A claimed row is hidden from other dispatchers this long (a crashed process's rows come back after it). */
@@ -69,6 +70,15 @@ export function createDispatcher(ctx: AppContext, opts: DispatcherOptions = {}) 
         await ctx.db.query<WebhookTarget>(`SELECT url, headers, secret FROM integrations WHERE id = $1`, [row.recipient])
       )[0];
       if (!hook) return { status: 'failed', error: 'The webhook integration was removed.' };
+      if (!ctx.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS) {
+        try {
+          await assertPublicTarget(hook.url);
+        } catch (err) {
+          const message = (err as Error).message;
+          // an internal target is refused for good; a name that does not resolve may come back
+          return message.startsWith(WEBHOOK_TARGET_MESSAGE) ? { status: 'failed', error: message } : { status: 'retry', error: message };
+        }
+      }
       await postWebhook(hook, webhookId(row.id), JSON.stringify(row.payload.event), now(), opts.fetch);
       return { status: 'sent' };
     } catch (err) {

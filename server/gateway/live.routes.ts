@@ -7,6 +7,7 @@ import { integrationInputSchema, type Integration } from '../../src/contract/liv
 import { enqueue } from '../delivery/outbox';
 import { enqueueWebhooks } from '../delivery/alerts';
 import { newWebhookSecret } from '../delivery/webhook';
+import { isPlainlyInternal, WEBHOOK_TARGET_MESSAGE } from '../delivery/webhook-target';
 
 interface IntegrationRow {
   id: string;
@@ -32,6 +33,10 @@ async function readIntegration(c: Context<GatewayEnv>) {
 /** Test notifications (site admins) and webhook integrations (managers), organisation-and-routes.md 7.1, 7.2. */
 export function liveRoutes(ctx: AppContext) {
   const r = new Hono<GatewayEnv>();
+  // literal internal addresses are refused when saved; names are checked when each event is sent
+  const refuseInternal = (url: string) => {
+    if (!ctx.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS && isPlainlyInternal(url)) throw badRequest('WEBHOOK_URL_NOT_ALLOWED', WEBHOOK_TARGET_MESSAGE);
+  };
 
   r.post('/organisations/:orgId/notifications/test', async (c) => {
     requireSiteAdmin(c);
@@ -68,6 +73,7 @@ export function liveRoutes(ctx: AppContext) {
     const orgId = c.req.param('id');
     await requireMember(ctx, c, orgId, MANAGERS);
     const body = await readIntegration(c);
+    refuseInternal(body.url);
     const rows = await ctx.db.query<IntegrationRow>(
       'INSERT INTO integrations (id, org_id, type, url, headers, secret, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *',
       [randomUUID(), orgId, body.type, body.url, JSON.stringify(body.headers), newWebhookSecret(), ctx.now()],
@@ -79,6 +85,7 @@ export function liveRoutes(ctx: AppContext) {
     const orgId = c.req.param('id');
     await requireMember(ctx, c, orgId, MANAGERS);
     const body = await readIntegration(c);
+    refuseInternal(body.url);
     const rows = await ctx.db.query<IntegrationRow>(
       'UPDATE integrations SET url = $3, headers = $4 WHERE id::text = $1 AND org_id = $2 RETURNING *',
       [c.req.param('integrationId'), orgId, body.url, JSON.stringify(body.headers)],
