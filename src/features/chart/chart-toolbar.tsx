@@ -31,7 +31,8 @@ export const ChartToolbar = memo(function ChartToolbar(p: ChartToolbarProps) {
   const { send } = p;
   return (
     <Stack gap="xs">
-      <Group justify="space-between" gap="xs" wrap="nowrap">
+      {/* on a phone the range gets its own line rather than being squeezed beside the actions */}
+      <Group justify="space-between" gap="xs" wrap="wrap">
         <DateRangePicker
           preset={p.preset}
           range={p.range}
