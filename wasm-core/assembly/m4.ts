@@ -5,6 +5,7 @@
 // monotone in t and the times are sorted, so column ends are found by galloping on the time
 // column; only the values inside a column are scanned, four at a time (f32x4).
 import { convertValue } from './convert';
+import { lowerBound } from './search';
 import { rec, recLen, recT, recV, segCount, segFirstEndingAtOrAfter, segLowerBound } from './store';
 
 let W: f64 = 0;
@@ -249,25 +250,13 @@ function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
   }
 }
 
-function bound(tp: usize, n: i32, t: f64, upper: bool): i32 {
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const x = load<f64>(tp + (<usize>mid << 3));
-    if (x < t || (upper && x == t)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * M4 of the points of sorted columns (time ms f64, value f32) inside [t0, t1] to `width`
  * pixels. Writes (time ms, value) as f64 to ot/ov (room for 4 * (width + 1) points); returns the count.
  */
 export function m4(tp: usize, vp: usize, n: i32, t0: f64, t1: f64, width: i32, ot: usize, ov: usize): i32 {
   begin(t0, t1, width, ot, ov);
-  scanRange(tp, vp, bound(tp, n, t0, false), bound(tp, n, t1, true));
+  scanRange(tp, vp, lowerBound(tp, n, t0, false), lowerBound(tp, n, t1, true));
   flush();
   return outN;
 }

@@ -4,6 +4,7 @@
 // buffers JavaScript wrote it into); only overlapping parts are merged. Small segments are
 // folded into a neighbour, so live appends stay amortised O(1) and segments stay few.
 import { sortChunk } from './sort';
+import { lowerBound } from './search';
 
 // Store header: segs (usize), count (i32), cap (i32), total (i32).
 // Segment record: tb (usize), vb (usize), off (i32), len (i32), cap (i32), pad.
@@ -100,16 +101,7 @@ function closeRecords(s: usize, at: i32, k: i32): void {
 
 /** First local index in the segment whose time is >= t (upper: > t). */
 export function segLowerBound(r: usize, t: f64, upper: bool): i32 {
-  const tp = recT(r);
-  let lo = 0;
-  let hi = recLen(r);
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const x = load<f64>(tp + (<usize>mid << 3));
-    if (x < t || (upper && x == t)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return lowerBound(recT(r), recLen(r), t, upper);
 }
 
 /** First segment whose last time is >= t. */
