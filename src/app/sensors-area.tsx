@@ -4,6 +4,7 @@ import { Box, Center, Loader } from '@mantine/core';
 import { ROLES } from '../contract/organisation.schema';
 import type { Sensor } from '../contract/sensor.schema';
 import { parseDateQuery } from '../domain/date-presets';
+import { useIsMobile } from '../shared/layout';
 import { useSession } from '../shared/session';
 import { supportHref } from './links';
 import { ChartPane } from '../features/chart/chart-pane';
@@ -11,7 +12,7 @@ import { Dashboard } from '../features/dashboard/dashboard';
 import { MeasurementErrorsPage } from '../features/errors/measurement-errors-page';
 import { AddSensorModal } from '../features/sensors/add-sensor-modal';
 import { SensorDetailFrame, type DetailTab } from '../features/sensors/sensor-detail-frame';
-import { SensorsPage, useIsMobile } from '../features/sensors/sensors-page';
+import { SensorsPage } from '../features/sensors/sensors-page';
 import { NoOrganisation, NoSensors, SensorsLoadFailed } from '../features/sensors/sensors-empty';
 import { useSensorList } from '../features/sensors/use-sensor-list';
 

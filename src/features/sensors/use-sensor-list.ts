@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../shared/api';
 import { sensorListSchema, type Sensor } from '../../contract/sensor.schema';
 import { applyLatestData } from '../../domain/live-updates';
+import { messageForError } from '../../domain/messages';
 import { subscribeOrg } from '../../shared/live';
 
 export type SensorListState = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; sensors: Sensor[] };
@@ -20,7 +21,7 @@ export function useSensorList(orgId: string): SensorListState & { reload(): Prom
         const { sensors } = await api.get(`/organisations/${orgId}/sensors`, { schema: sensorListSchema, signal });
         if (!signal?.aborted) setState({ status: 'ready', sensors: [...sensors].sort(byName) });
       } catch (err) {
-        if (!signal?.aborted) setState({ status: 'error', message: (err as Error).message });
+        if (!signal?.aborted) setState({ status: 'error', message: messageForError(err) });
       }
     },
     [orgId],
