@@ -34,6 +34,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ID_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(3600),
   MAP_STYLE_URL: z.string().optional(),
+  GEOCODER_URL: url(['http', 'https']).optional(), // a Nominatim server for address search; unset: the bundled gazetteer
   // SMS through Twilio's Messages API; without these, SMS stay in the outbox (readable at /dev/mailbox)
   TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-zA-Z]{8,}$/, 'must look like a Twilio account SID (AC...)').optional(),
   TWILIO_AUTH_TOKEN: z.string().min(8).optional(),

@@ -161,3 +161,14 @@ export const fuelInstallSchema = z.object({
 });
 export type FuelInstall = z.infer<typeof fuelInstallSchema>;
 export const fuelInstallResponseSchema = z.object({ fuelInstall: fuelInstallSchema.nullable() });
+
+/** GET /api/geocode?q= : address suggestions for the move-sensor search box (DESIGN.md "Address search"). */
+export const geocodeQuerySchema = z.object({
+  q: z.string().trim().min(1).max(200),
+  lat: z.coerce.number().min(-90).max(90).optional(),
+  lng: z.coerce.number().min(-180).max(180).optional(),
+  limit: z.coerce.number().int().min(1).max(10).default(5),
+});
+export const geocodeResultSchema = z.object({ label: z.string(), latitude: z.number(), longitude: z.number() });
+export type GeocodeResult = z.infer<typeof geocodeResultSchema>;
+export const geocodeResponseSchema = z.object({ results: z.array(geocodeResultSchema) });

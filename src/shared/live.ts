@@ -5,6 +5,7 @@ import {
   liveMeasurementMessageSchema,
   liveNotificationMessageSchema,
   liveSensorStateMessageSchema,
+  liveSensorSettingsMessageSchema,
   type LiveMeasurementMessage,
   type LiveSubscribe,
   type OrgLiveHandlers,
@@ -197,6 +198,13 @@ export function subscribeOrg(orgId: string, h: OrgLiveHandlers): () => void {
       onMessage: (_t, body) => {
         const msg = parsed(liveSensorStateMessageSchema, body, h.onError);
         if (msg) h.onSensor?.({ ...msg, measurements: [] });
+      },
+      onError: h.onError,
+    }),
+    l.listen(`orgs/${orgId}/sensors/+/settings`, {
+      onMessage: (_t, body) => {
+        const msg = parsed(liveSensorSettingsMessageSchema, body, h.onError);
+        if (msg) h.onSensorSettings?.(msg);
       },
       onError: h.onError,
     }),
