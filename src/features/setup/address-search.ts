@@ -34,7 +34,7 @@ export function addressSearch(onPlace: (latitude: number, longitude: number) => 
       showResultsWhileTyping: true,
       minLength: 2,
       debounceSearch: 250,
-      flyTo: { zoom: 13, duration: 0 },
+      flyTo: { zoom: 9, duration: 0 },
     });
     geocoder.on('result', (e: { result: { center?: [number, number] } }) => {
       const c = e.result.center;

@@ -12,8 +12,8 @@ import type { SectionProps } from './section-types';
 import { addressSearch } from './address-search';
 import { NOTICE_MS } from './use-section-save';
 
-/** Close enough to place a sensor on a property. */
-const LOCATION_ZOOM = 13;
+/** Wide enough that the bundled offline map still shows the coast around the sensor. */
+const LOCATION_ZOOM = 9;
 
 /** The move-sensor screen (sensor-setup 2, 4, 5): a hybrid map with address search, click to place, typed 'lat, lng', and save. */
 export default function LocationSection({ sensor, org, mapStyles, onSaved }: SectionProps) {

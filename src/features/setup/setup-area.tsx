@@ -26,7 +26,8 @@ interface SetupAreaProps extends Omit<SectionProps, 'sectionPath'> {
  */
 export function SetupArea({ base, section, ...props }: SetupAreaProps) {
   const { sensor, org, isSiteAdmin } = props;
-  const phone = useMediaQuery(PHONE_QUERY) ?? false;
+  // read at once, so the bare path on a phone shows the list rather than redirecting first
+  const phone = useMediaQuery(PHONE_QUERY, undefined, { getInitialValueInEffect: false }) ?? false;
   const fuel = useFuelInstall(org.id, sensor.id);
   const ctx = {
     sensor,
