@@ -5,6 +5,7 @@ import {
   liveMeasurementMessageSchema,
   liveNotificationMessageSchema,
   liveSensorStateMessageSchema,
+  liveSensorSettingsMessageSchema,
   type LiveMeasurementMessage,
   type LiveSubscribe,
   type OrgLiveHandlers,
@@ -210,6 +211,13 @@ export function subscribeOrg(orgId: string, h: OrgLiveHandlers): () => void {
       onMessage: (topic, body) => {
         const msg = parsed(liveSensorStateMessageSchema, topic, body);
         if (msg) h.onSensor?.({ ...msg, measurements: [] });
+      },
+      onError: h.onError,
+    }),
+    l.listen(`orgs/${orgId}/sensors/+/settings`, {
+      onMessage: (_t, body) => {
+        const msg = parsed(liveSensorSettingsMessageSchema, body, h.onError);
+        if (msg) h.onSensorSettings?.(msg);
       },
       onError: h.onError,
     }),
