@@ -73,7 +73,7 @@ export type Outcome = keyof typeof OUTCOMES;
 export type AuthModelEvent =
   | { type: 'LOGIN'; email: string; password: string }
   | { type: 'SUBMIT_NEW_PASSWORD'; password: string; confirmation: string }
-  | { type: 'FORGOT_PASSWORD' | 'SHOW_LOGIN' | 'REFRESH_USER' | 'SESSION_EXPIRED' | 'LOGOUT' }
+  | { type: 'FORGOT_PASSWORD' | 'SHOW_LOGIN' | 'SHOW_SIGNUP' | 'REFRESH_USER' | 'SESSION_EXPIRED' | 'LOGOUT' }
   | { type: 'REQUEST_CODE'; email: string }
   | { type: 'CONFIRM_RESET'; code: string; password: string; confirmation: string }
   | { type: 'ACCEPT_INVITE'; email: string; code: string; password: string; confirmation: string }
@@ -87,6 +87,7 @@ export const userEvents: AuthModelEvent[] = [
   { type: 'SUBMIT_NEW_PASSWORD', password: GOOD_PASSWORD, confirmation: 'something else' },
   { type: 'FORGOT_PASSWORD' },
   { type: 'SHOW_LOGIN' },
+  { type: 'SHOW_SIGNUP' },
   { type: 'REQUEST_CODE', email: 'Owner@demo.test' },
   { type: 'CONFIRM_RESET', code: ' 123456 ', password: GOOD_PASSWORD, confirmation: GOOD_PASSWORD },
   { type: 'CONFIRM_RESET', code: '12ab', password: GOOD_PASSWORD, confirmation: GOOD_PASSWORD },
@@ -174,7 +175,12 @@ export const authModel = setup({
     },
     unauthenticated: {
       initial: 'login',
-      on: { FORGOT_PASSWORD: { target: '.reset', actions: 'quiet' } },
+      on: {
+        FORGOT_PASSWORD: { target: '.reset', actions: 'quiet' },
+        // the sign-up wizard opens on a clean login state, whatever signed-out form was left behind
+        // (issue 9: the wizard signs the new user in with LOGIN; no earlier message greets them back)
+        SHOW_SIGNUP: { target: '.login', actions: 'quiet' },
+      },
       states: {
         login: {
           on: {
