@@ -18,11 +18,15 @@ import { ingestRoutes } from '../ingest/ingest.routes';
 import { devRoutes } from './dev.routes';
 import { clientConfig } from './client-config';
 import { mapRoutes } from './map.routes';
+import { refuseUnstorable } from './input-guard';
 
 /** One port: the app, the gateway, identity, ingest and (via upgrade) MQTT over WebSocket. */
 export function createApp(ctx: AppContext) {
   const app = new Hono();
   app.onError(handleError);
+  // bad input is a 400 at the boundary (issue 9); /identity does the same in Cognito's shape
+  app.use('/api/*', refuseUnstorable());
+  app.use('/dev/*', refuseUnstorable());
 
   const api = new Hono<GatewayEnv>();
   api.get('/health', async (c) => {
