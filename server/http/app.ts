@@ -19,11 +19,15 @@ import { devRoutes } from './dev.routes';
 import { clientConfig } from './client-config';
 import { mapRoutes } from './map.routes';
 import { refuseUnstorable } from './input-guard';
+import { bodyLimits } from './body-limit';
+import { apiFallback } from './fallback';
 
 /** One port: the app, the gateway, identity, ingest and (via upgrade) MQTT over WebSocket. */
 export function createApp(ctx: AppContext) {
   const app = new Hono();
   app.onError(handleError);
+  // first: no handler or guard reads more than the route's limit (64 KiB unless it names its own)
+  app.use('*', bodyLimits());
   // bad input is a 400 at the boundary (issue 9); /identity does the same in Cognito's shape
   app.use('/api/*', refuseUnstorable());
   app.use('/dev/*', refuseUnstorable());
@@ -56,6 +60,12 @@ export function createApp(ctx: AppContext) {
   app.route('/map', mapRoutes(ctx));
   if (ctx.config.DEMO_MODE) app.route('/dev', devRoutes(ctx));
   app.get('/config.json', (c) => c.json(clientConfig(ctx, new URL(c.req.url))));
+  // what none of the routes above answers is a JSON 404 or 405 there, never the app's HTML
+  app.all('/api/*', apiFallback(app));
+  app.all('/identity', apiFallback(app, 'cognito'));
+  app.all('/identity/*', apiFallback(app, 'cognito'));
+  app.all('/ingest/*', apiFallback(app));
+  app.all('/dev/*', apiFallback(app));
 
   const root = resolve(ctx.config.STATIC_DIR);
   const indexFile = join(root, 'index.html');
