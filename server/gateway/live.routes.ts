@@ -9,7 +9,7 @@ import { enqueueWebhooks } from '../delivery/alerts';
 import { newWebhookSecret } from '../delivery/webhook';
 import { uuidParam } from '../http/input-guard';
 import { integrationQuerySchema } from '../../src/contract/live.schema';
-import { isPlainlyInternal, WEBHOOK_TARGET_MESSAGE } from '../delivery/webhook-target';
+import { webhookUrlProblem } from '../delivery/webhook-target';
 
 interface IntegrationRow {
   id: string;
@@ -37,7 +37,8 @@ export function liveRoutes(ctx: AppContext) {
   const r = new Hono<GatewayEnv>();
   // literal internal addresses are refused when saved; names are checked when each event is sent
   const refuseInternal = (url: string) => {
-    if (!ctx.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS && isPlainlyInternal(url)) throw badRequest('WEBHOOK_URL_NOT_ALLOWED', WEBHOOK_TARGET_MESSAGE);
+    const problem = webhookUrlProblem(url, ctx.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS);
+    if (problem) throw badRequest('WEBHOOK_URL_NOT_ALLOWED', problem);
   };
 
   r.post('/organisations/:orgId/notifications/test', async (c) => {
