@@ -20,6 +20,7 @@ import { ingestRoutes } from '../ingest/ingest.routes';
 import { devRoutes } from './dev.routes';
 import { clientConfig } from './client-config';
 import { mapRoutes } from './map.routes';
+import { adminClientErrorRoutes, publicClientErrorRoutes } from '../gateway/client-errors.routes';
 import { refuseUnstorable } from './input-guard';
 import { bodyLimits } from './body-limit';
 import { apiFallback } from './fallback';
@@ -45,6 +46,7 @@ export function createApp(ctx: AppContext) {
     return c.json({ status: ok ? 'ok' : 'degraded', database, broker, driver: ctx.db.kind }, ok ? 200 : 503);
   });
   api.route('/', publicSignupRoutes(ctx));
+  api.route('/', publicClientErrorRoutes(ctx));
   api.use('*', requireCaller(ctx));
   api.route('/', userRoutes(ctx));
   api.route('/', organisationRoutes(ctx));
@@ -54,6 +56,7 @@ export function createApp(ctx: AppContext) {
   api.route('/', measurementRoutes(ctx));
   api.route('/', notificationRoutes(ctx));
   api.route('/', adminRoutes(ctx));
+  api.route('/', adminClientErrorRoutes(ctx));
   api.route('/', toolRoutes(ctx));
   api.route('/', liveRoutes(ctx));
   api.notFound((c) => c.json({ code: 'NOT_FOUND', message: `No route ${c.req.method} ${c.req.path}` }, 404));
