@@ -22,6 +22,7 @@ const schema = z.object({
   MQTT_WS_URL: url(['ws', 'wss']).optional(), // what browsers use when MQTT_URL points elsewhere
   SMTP_URL: url(['smtp', 'smtps']).optional(),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool(false), // allow webhooks to loopback and private addresses
+  CLIENT_ERROR_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.1), // share of browser errors reported (monitoring-client 9)
   MAIL_FROM: z.string().default('Tidewatch <no-reply@tidewatch.local>'),
   SEED_DEMO: bool(true),
   DEMO_MODE: bool(true),

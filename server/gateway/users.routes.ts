@@ -11,6 +11,7 @@ import { findUserById, findUserByUsername, type UserRow } from '../identity/iden
 import { checkClaim, signUpWithSensor } from '../identity/sign-up';
 import { fixedWindowLimiter } from '../identity/rate-limit';
 import { normaliseMobile, toCurrentUser } from '../identity/profile';
+import { uuidParam } from '../http/input-guard';
 
 const publicOrigin = (ctx: AppContext, c: Context) => ctx.config.PUBLIC_URL ?? new URL(c.req.url).origin;
 const clientAddress = (c: Context) => {
@@ -77,7 +78,7 @@ export function userRoutes(ctx: AppContext) {
 
   r.patch('/users/:memberId', async (c) => {
     const caller = c.get('caller');
-    if (c.req.param('memberId') !== caller.id) throw forbidden('You can only change your own profile.');
+    if (uuidParam(c, 'memberId') !== caller.id.toLowerCase()) throw forbidden('You can only change your own profile.');
     const body = updateUserRequestSchema.parse(await c.req.json());
     if ('displaySettings' in body) {
       await ctx.db.query('UPDATE users SET display_settings = $2 WHERE id = $1', [caller.id, JSON.stringify(body.displaySettings)]);

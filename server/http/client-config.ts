@@ -21,5 +21,6 @@ export function clientConfig(ctx: AppContext, requestUrl: URL) {
       },
     },
     demo: ctx.config.DEMO_MODE,
+    clientErrors: { sampleRate: ctx.config.CLIENT_ERROR_SAMPLE_RATE },
   };
 }
