@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { ZodError } from 'zod';
 import type { AppContext } from '../context';
+import { publicOrigin } from '../http/origin';
 import { CognitoError, errors } from './cognito-errors';
 import type { OpContext, Operation } from './op-context';
 import { globalSignOut, getTokensFromRefreshToken, initiateAuth, respondToAuthChallenge, revokeToken } from './sign-in.ops';
@@ -64,7 +65,7 @@ export function identityRoutes(ctx: AppContext) {
     }
     const op: OpContext = {
       app: ctx,
-      origin: ctx.config.PUBLIC_URL ?? new URL(c.req.url).origin,
+      origin: publicOrigin(ctx, c.req.url),
       now: ctx.now(),
       tokens: { ...ctx.tokens, now: ctx.now },
     };
