@@ -4,7 +4,8 @@ import type { LiveNotificationMessage } from '../../src/contract/live.schema';
 import { HttpError } from '../http/errors';
 import { ALARM_WINDOW_MS } from '../alarms/rules';
 import { needsWindow, newestOf, planAlarms } from '../alarms/engine';
-import { closeNotification, openNotification, type OpenRow } from '../alarms/notifications';
+import type { OpenRow } from '../alarms/notifications';
+import { AlarmWrites } from './batch-alarms';
 import { hashDeviceKey, nextLatestData, type Point, type SensorRow } from './uplink-rules';
 import { settleDownlinks, type Downlink } from './batch-downlinks';
 
@@ -116,6 +117,7 @@ export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Inges
   const latestOf = new Map<string, Record<string, unknown>>();
   const bootOf = new Map<string, unknown>();
   const storedSoFar = new Map<string, Point[]>();
+  const alarmWrites = new AlarmWrites();
   for (const { p, i, r } of accepted) {
     const sensor = r.sensor;
     const prev = latestOf.get(sensor.id) ?? sensor.latest_data ?? {};
@@ -136,17 +138,7 @@ export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Inges
       }
       const opened = open.get(sensor.id)!;
       const plan = planAlarms(sensor, p.up, newest, windowStart, opened, p.now);
-      for (const { row, at } of plan.close) {
-        const msg = await closeNotification(q, orgSensor, row, at, p.now);
-        opened.delete(row.condition_key);
-        if (msg) r.changed.push(msg);
-      }
-      for (const c of plan.open) {
-        const msg = await openNotification(q, orgSensor, c.key, c.meta, c.at, p.now);
-        if (!msg) continue;
-        opened.set(c.key, { id: msg.notification.id, type: c.meta.type, condition_key: c.key, start_time: msg.notification.startTime, meta: c.meta });
-        r.changed.push(msg);
-      }
+      alarmWrites.apply(orgSensor, plan, opened, p.now, r.changed);
       latest.alertAsserted = plan.alertAsserted;
     }
     latest.offlineAsserted = false;
@@ -155,6 +147,7 @@ export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Inges
     if (p.up.bootInfo) bootOf.set(sensor.id, p.up.bootInfo);
   }
 
+  await alarmWrites.write(q);
   await q.query(
     `UPDATE sensors s SET latest_data = u.latest, latest_boot_info = COALESCE(u.boot, s.latest_boot_info)
      FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, latest jsonb, boot jsonb) WHERE s.id = u.id`,

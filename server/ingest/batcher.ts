@@ -10,49 +10,53 @@ type Waiting = Pending & { resolve(r: Ingested): void; reject(e: unknown): void 
 /**
  * Group commit for uplinks. An uplink that arrives while the database is idle is written at once
  * (at the next turn of the event loop, with whatever else arrived in the same turn); those that
- * arrive while batches are being written wait and go together in the next one. So a quiet server
+ * arrive while a batch is being written wait and go together in the next one. So a quiet server
  * adds no delay, and a busy one writes many uplinks per transaction, one commit for all, each
- * still answered only after the commit that holds it. A batch that fails as a whole (a database
- * error, not a refused uplink) is written again one uplink per transaction, so one bad uplink
- * fails alone.
+ * still answered only after the commit that holds it. Sensors are spread over a few lanes by
+ * serial, one batch in flight per lane: batches of different lanes never wait for each other's
+ * row locks, and one sensor's uplinks are written in arrival order. A batch that fails as a
+ * whole (a database error, not a refused uplink) is written again one uplink per transaction,
+ * so one bad uplink fails alone.
  */
 export class UplinkBatcher {
-  private queue: Waiting[] = [];
-  private inFlight = 0;
-  private scheduled = false;
-  /** The largest batch written so far (for tests and the benchmark's notes). */
+  private lanes: { queue: Waiting[]; busy: boolean; scheduled: boolean }[];
+  /** The largest batch written so far (for tests). */
   largest = 0;
 
   constructor(
     private readonly db: Db,
     private readonly log: Logger,
-    /** Batches written at once: PostgreSQL overlaps them on its pool; PGlite runs one transaction at a time. */
-    private readonly concurrency = db.kind === 'postgres' ? 2 : 1,
-  ) {}
+    /** PostgreSQL overlaps the lanes' transactions on its pool; PGlite runs one transaction at a time. */
+    lanes = db.kind === 'postgres' ? 4 : 1,
+  ) {
+    this.lanes = Array.from({ length: lanes }, () => ({ queue: [], busy: false, scheduled: false }));
+  }
 
   submit(p: Pending): Promise<Ingested> {
+    let h = 0;
+    for (let i = 0; i < p.up.serial.length; i++) h = (h * 31 + p.up.serial.charCodeAt(i)) | 0;
+    const lane = this.lanes[Math.abs(h) % this.lanes.length];
     return new Promise((resolve, reject) => {
-      this.queue.push({ ...p, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
+      lane.queue.push({ ...p, resolve, reject });
+      if (!lane.scheduled && !lane.busy) {
+        lane.scheduled = true;
         setImmediate(() => {
-          this.scheduled = false;
-          this.pump();
+          lane.scheduled = false;
+          this.pump(lane);
         });
       }
     });
   }
 
-  private pump() {
-    while (this.inFlight < this.concurrency && this.queue.length) {
-      const batch = this.queue.splice(0, BATCH_MAX);
-      this.inFlight++;
-      this.largest = Math.max(this.largest, batch.length);
-      void this.write(batch).finally(() => {
-        this.inFlight--;
-        this.pump();
-      });
-    }
+  private pump(lane: UplinkBatcher['lanes'][number]) {
+    if (lane.busy || !lane.queue.length) return;
+    const batch = lane.queue.splice(0, BATCH_MAX);
+    lane.busy = true;
+    this.largest = Math.max(this.largest, batch.length);
+    void this.write(batch).finally(() => {
+      lane.busy = false;
+      this.pump(lane);
+    });
   }
 
   private async write(batch: Waiting[]) {

@@ -104,7 +104,7 @@ describe.each(testDrivers)('group commit of uplinks on %s (issue 10: one transac
 
   it('the batcher writes concurrent uplinks together, and one that breaks its transaction fails alone', async () => {
     const [s, t] = [await sensor(), await sensor()];
-    const batcher = new UplinkBatcher(db, quiet);
+    const batcher = new UplinkBatcher(db, quiet, 1); // one lane, so all five share a batch
     const poison = pending(s, {}, T0);
     poison.up.measurements.push({ time: T0 + 3 * MIN, rawDistance: 1e39 }); // overflows a real: the statement fails
     const ups = [level(s, T0, 1000), level(t, T0, 1000), poison, level(s, T0 + MIN, 1100), level(t, T0, 1200)];
