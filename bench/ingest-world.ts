@@ -97,6 +97,13 @@ export async function prepareWorld(driver: 'postgres' | 'pglite', count: number,
      FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(id, serial, hash)`,
     [sensors.map((s) => s.id), sensors.map((s) => s.serial), sensors.map((s) => hashDeviceKey(s.key)), orgId, now],
   );
+  if (driver === 'pglite') {
+    // the bench cannot reach PGlite while the server holds it: queue downlinks for every tenth sensor now
+    await db.query(
+      `INSERT INTO downlink_tasks (id, sensor_id, type, params, created_at) SELECT gen_random_uuid(), id, 'SensorConfig', '{"measurementInterval":5}', $2 FROM unnest($1::uuid[]) id`,
+      [sensors.filter((_, i) => i % 10 === 0).map((s) => s.id), now],
+    );
+  }
   const tokens = { issuer: `${PUBLIC_URL}/identity/local_demo`, clientId: 'tidewatch-web', idTokenTtl: 3600, refreshTokenTtl: 86_400 };
   const { IdToken } = await issueTokens(db, key, tokens, { id: userId, email: 'bench@bench.test', name: 'Bench', email_verified: true, is_site_admin: false });
   await db.close();
