@@ -27,7 +27,7 @@ export class UplinkBatcher {
     private readonly db: Db,
     private readonly log: Logger,
     /** PostgreSQL overlaps the lanes' transactions on its pool; PGlite runs one transaction at a time. */
-    lanes = db.kind === 'postgres' ? 4 : 1,
+    lanes = db.kind === 'postgres' ? 2 : 1,
   ) {
     this.lanes = Array.from({ length: lanes }, () => ({ queue: [], busy: false, scheduled: false }));
   }
