@@ -161,6 +161,11 @@ describe('sensor setup in the browser (issue 11)', () => {
     await expect.poll(() => page.getByTestId('coordinates').textContent()).toBe('-41.288900, 174.777200');
     await page.getByRole('button', { name: 'Save location' }).click();
     await notice(page, 'Location updated.');
+    // a click places the sensor there; Cancel puts it back where it is saved
+    await page.getByTestId('sensor-map').click({ position: { x: 160, y: 260 } });
+    await expect.poll(() => page.getByTestId('coordinates').textContent()).not.toBe('-41.288900, 174.777200');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByTestId('coordinates').textContent()).toBe('-41.288900, 174.777200');
     const { sensors } = await gateway<{ sensors: Sensor[] }>(page, 'GET', `/organisations/${orgId}/sensors`);
     expect(sensors.find((s) => s.serial === SPARE)).toMatchObject({ latitude: -41.2889, longitude: 174.7772 });
   });
