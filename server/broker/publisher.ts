@@ -9,5 +9,6 @@ export const topics = {
   measurements: (orgId: string, sensorId: string) => `orgs/${orgId}/sensors/${sensorId}/measurements`,
   sensor: (orgId: string, sensorId: string) => `orgs/${orgId}/sensors/${sensorId}/state`,
   notifications: (orgId: string) => `orgs/${orgId}/notifications`,
+  downlinkTasks: (orgId: string, sensorId: string) => `orgs/${orgId}/sensors/${sensorId}/downlink-tasks`,
   deviceUplink: (serial: string) => `devices/${serial}/uplink`,
 };

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../context';
-import type { Queryable } from '../db/db';
 import type { Uplink, UplinkAck } from '../../src/contract/uplink.schema';
 import { HttpError } from '../http/errors';
 import { topics } from '../broker/publisher';
 import { evaluateUplink, type AlarmOutcome } from '../alarms/engine';
 import { forgetSensor, tryFastIngest } from './uplink-fast';
+import { publishTasks, settleAndDispatch, type TaskRow } from '../tasks/lifecycle';
 
 export const hashDeviceKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -40,7 +40,7 @@ export async function ingestUplink(ctx: AppContext, deviceKey: string | undefine
   const refused = () => new HttpError(401, 'INVALID_DEVICE_KEY', 'Unknown sensor or wrong device key.');
   const fast = await tryFastIngest(ctx.db, up, authorised, (prev, stored) => nextLatestData(prev, up, stored, now), now);
   if (fast.kind === 'unauthorised') throw refused();
-  const result = fast.kind === 'done' ? { ...fast, downlinks: [], alarms: { alertAsserted: false, changed: [] } as AlarmOutcome } : await ingestInTransaction();
+  const result = fast.kind === 'done' ? { ...fast, downlinks: [], changedTasks: [] as TaskRow[], alarms: { alertAsserted: false, changed: [] } as AlarmOutcome } : await ingestInTransaction();
 
   async function ingestInTransaction() {
     forgetSensor(ctx.db, up.serial);
@@ -66,6 +66,8 @@ export async function ingestUplink(ctx: AppContext, deviceKey: string | undefine
         );
       }
       const latest = nextLatestData(sensor.latest_data ?? {}, up, stored, now);
+      const downlinks = await settleAndDispatch(q, sensor.id, up.appliedTasks, now);
+      if (downlinks.requested) latest.lastDownlinkRequestAt = now;
       const alarms: AlarmOutcome = await evaluateUplink(ctx, q, sensor, up, stored, latest, now);
       latest.alertAsserted = alarms.alertAsserted;
       latest.offlineAsserted = false;
@@ -73,8 +75,7 @@ export async function ingestUplink(ctx: AppContext, deviceKey: string | undefine
         `UPDATE sensors SET latest_data = $2, latest_boot_info = COALESCE($3, latest_boot_info) WHERE id = $1`,
         [sensor.id, JSON.stringify(latest), up.bootInfo ? JSON.stringify(up.bootInfo) : null],
       );
-      const downlinks = await settleDownlinks(q, sensor.id, up, now);
-      return { sensor, stored, latest, downlinks, alarms };
+      return { sensor, stored, latest, downlinks: downlinks.downlinks, changedTasks: downlinks.changed, alarms };
     });
   }
 
@@ -91,6 +92,7 @@ export async function ingestUplink(ctx: AppContext, deviceKey: string | undefine
     for (const n of result.alarms.changed) {
       await ctx.publisher.publish(topics.notifications(sensor.org_id), n).catch(() => {});
     }
+    await publishTasks(ctx, sensor.id, result.changedTasks);
   }
   return { stored: stored.length, duplicates: up.measurements.length - stored.length, downlinks: result.downlinks };
 }
@@ -109,22 +111,4 @@ function nextLatestData(prev: Record<string, unknown>, up: Uplink, stored: { tim
   const newestError = up.errors.reduce<{ time: number; code: string } | undefined>((a, e) => (!a || e.time > a.time ? e : a), undefined);
   if (newestError) latest.lastMeasurementError = { code: newestError.code, time: newestError.time };
   return latest;
-}
-
-/** Marks applied tasks done and hands the device its queued ones (Created becomes Dispatched). */
-async function settleDownlinks(q: Queryable, sensorId: string, up: Uplink, now: number) {
-  for (const t of up.appliedTasks) {
-    await q.query(`UPDATE downlink_tasks SET status = $3, ended_at = $4 WHERE id = $1 AND sensor_id = $2 AND status = 'Dispatched'`, [
-      t.id,
-      sensorId,
-      t.ok ? 'Success' : 'Error',
-      now,
-    ]);
-  }
-  const due = await q.query<{ id: string; type: string; params: Record<string, unknown> }>(
-    `UPDATE downlink_tasks SET status = 'Dispatched', dispatched_at = $2
-     WHERE sensor_id = $1 AND status = 'Created' RETURNING id, type, params`,
-    [sensorId, now],
-  );
-  return due;
 }
