@@ -127,7 +127,8 @@ describe.each(testDrivers)('GET /organisations/{orgId}/sensors/{sensorId}/measur
     expect(asReader.status).toBe(403);
   });
 
-  it('reads a year of 1-minute data (525,600 rows) completely and fast', async () => {
+  // Speed is measured in `npm run bench` (benchmark 6), never asserted here: these machines are noisy.
+  it('reads a year of 1-minute data (525,600 rows) completely, in 50,000-row pages', async () => {
     const year = await makeSensor(s.ctx.db, org.id);
     const N = 525_600;
     await seedRows(s, year.id, N);
@@ -146,6 +147,5 @@ describe.each(testDrivers)('GET /organisations/{orgId}/sensors/{sensorId}/measur
     expect(times).toHaveLength(N);
     expect(times.every((t, i) => t === T0 + i * MINUTE)).toBe(true);
     expect(pages).toHaveLength(Math.ceil(N / 50_000));
-    expect(rate).toBeGreaterThan(100_000);
   });
 });
