@@ -26,6 +26,8 @@ export interface CoreExports {
   setTimeZone(tp: number, op: number, n: number): void;
   csvRows(s: number, from: number, count: number, fmt: number, decimals: number, out: number): number;
   sumColumns(t: number, v: number, n: number): number;
+  streamFloor(t: number, v: number, n: number, step: number): bigint;
+  m4TimeReads(): number;
   copyBytes(dst: number, src: number, n: number): void;
 }
 

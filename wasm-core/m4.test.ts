@@ -176,6 +176,34 @@ describe('storeView', () => {
     );
   });
 
+  it('agrees with the reference view when columns continue across segments (several runs of 4,096+ points)', () => {
+    const p = conversionParams('level', 4000, null, 'Metres');
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 1, max: 400 }), (seed, a, b, W) => {
+        // three chunks that overlap nothing: each stays a segment of its own
+        const n = 3 * 5000;
+        const time = new Float64Array(n);
+        const value = new Float32Array(n);
+        let x = seed | 1;
+        for (let i = 0; i < n; i++) {
+          x = (Math.imul(x, 1103515245) + 12345) | 0;
+          time[i] = 1_700_000_000_000 + i * 60_000;
+          value[i] = (x >>> 20) % 97; // few distinct values: ties inside and across segments
+        }
+        const store = c.newStore();
+        for (const k of [2, 0, 1]) c.merge(store, time.subarray(k * 5000, (k + 1) * 5000), value.subarray(k * 5000, (k + 1) * 5000));
+        expect(c.segments(store)).toBe(3);
+        const [t0, t1] = windowOf(time, a, b);
+        const got = c.view(store, t0, t1, W, p);
+        c.freeStore(store);
+        const want = refView(time, value, t0, t1, W, p);
+        expectSame(got.time, want.time, 'time');
+        expectSame(got.value, want.value, 'value');
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('re-downsamples a zoomed window from the store without losing full resolution', async () => {
     const store = c.newStore();
     const time = Float64Array.from({ length: 525_600 }, (_, i) => 1_700_000_000_000 + i * 60_000);

@@ -2,6 +2,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, makeOrg, makeSensor, makeUser } from '../tests/server/fixtures';
 import { startTestServer, testDrivers, type TestServer } from '../tests/server/harness';
+import { COLUMNS_MEDIA_TYPE } from '../src/contract/measurement-columns';
 import { loadCore } from '../wasm-core/core';
 import { CACHE_HIGH, CACHE_LOW, toEvict } from './cache-policy';
 import { planChunks } from './chunk-plan';
@@ -95,6 +96,57 @@ describe.each(testDrivers)('the data worker against the server (%s)', (driver) =
     expect(log.doneAtStart[10]).toBe(10);
     expect(log.doneAtStart.slice(0, 6)).toEqual([0, 0, 0, 0, 0, 0]);
     w.clear();
+  });
+
+  it('hands the binary column form to the core, and holds the same as from the JSON form', async () => {
+    const range = { ...target, startTime: START, endTime: START + 40 * DAY - 1 };
+    const types: string[] = [];
+    const binary = new DataWorker({
+      core,
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        types.push(res.headers.get('content-type') ?? '');
+        return res;
+      },
+    });
+    // a client of a server without the binary form: the Accept header is dropped, JSON comes back
+    const json = new DataWorker({
+      core,
+      fetch: async (input, init) => {
+        const headers = new Headers(init?.headers);
+        headers.delete('Accept');
+        const res = await fetch(input, { ...init, headers });
+        types.push(res.headers.get('content-type') ?? '');
+        return res;
+      },
+    });
+    for (const w of [binary, json]) w.configure({ apiBase: `${srv.url}/api`, token });
+    const a = await binary.load(range);
+    const b = await json.load(range);
+    expect(types).toEqual([...Array(3).fill(COLUMNS_MEDIA_TYPE), ...Array(3).fill('application/json; charset=utf-8')]);
+    expect(a).toEqual(b);
+    expect(a.points).toBe(40 * 1440);
+    const view = { ...target, startTime: START, endTime: START + 40 * DAY - 1, widthPx: 700, mode: 'level' as const, offsetMm: 3000, conversion: null, unit: 'Metres' as const };
+    const va = await binary.view(view);
+    const vb = await json.view(view);
+    expect(Array.from(va.time)).toEqual(Array.from(vb.time));
+    expect(Array.from(va.value)).toEqual(Array.from(vb.value));
+    expect(va.value.length).toBeGreaterThan(700);
+    binary.clear();
+    json.clear();
+  });
+
+  it('refuses a binary page that is not one (wrong length), without holding part of it', async () => {
+    const w = new DataWorker({
+      core,
+      fetch: async (input, init) => {
+        const body = new Uint8Array(await (await fetch(input, init)).arrayBuffer());
+        return new Response(body.subarray(0, body.length - 4), { headers: { 'Content-Type': COLUMNS_MEDIA_TYPE } });
+      },
+    });
+    w.configure({ apiBase: `${srv.url}/api`, token });
+    await expect(w.load({ ...target, startTime: START, endTime: START + DAY - 1 })).rejects.toThrow(/not a valid column page/);
+    expect(w.held()[`${target.orgId}/${target.sensorId}`]).toBe(0);
   });
 
   it('follows the next cursor across pages', async () => {

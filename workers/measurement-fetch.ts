@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { measurementColumnsPageSchema } from '../src/contract/measurement.schema';
+import { COLUMNS_MEDIA_TYPE, decodeColumnsPage } from '../src/contract/measurement-columns';
 import type { SeriesTarget } from './data-api';
 import type { TimeRange } from './chunk-plan';
 
@@ -17,13 +18,18 @@ export interface FetchContext {
 }
 
 export interface ChunkColumns {
-  time: number[];
-  rawDistance: number[];
+  time: ArrayLike<number>;
+  rawDistance: ArrayLike<number>;
 }
+
+/** Asks for the binary column form; a server that only speaks JSON answers the JSON column shape. */
+const ACCEPT = `${COLUMNS_MEDIA_TYPE}, application/json;q=0.5`;
 
 /**
  * One chunk, all its pages: GET .../measurements?order=asc&startTime&endTime&format=columns,
- * following `next` until it is null. Parsed here, in the worker, never on the main thread.
+ * following `next` until it is null. The binary column form (negotiated by Accept) arrives as
+ * typed-array views on the response body, handed to the core as they are: no text is parsed.
+ * A JSON answer is parsed and validated here, in the worker, never on the main thread.
  * A non-200 answer throws the response text (monitoring-client.md 7).
  */
 export async function fetchChunk(ctx: FetchContext, target: SeriesTarget, range: TimeRange, onPage: (page: ChunkColumns) => void): Promise<void> {
@@ -36,10 +42,18 @@ export async function fetchChunk(ctx: FetchContext, target: SeriesTarget, range:
     url.searchParams.set('endTime', String(range.endTime));
     url.searchParams.set('format', 'columns');
     if (cursor) url.searchParams.set('start', cursor);
-    const res = await ctx.fetch(url, { headers: { Authorization: ctx.token }, signal: ctx.signal });
-    const text = await res.text();
-    if (!res.ok) throw new Error(text || `HTTP ${res.status}`);
-    const page = pageSchema.parse(JSON.parse(text));
+    const res = await ctx.fetch(url, { headers: { Authorization: ctx.token, Accept: ACCEPT }, signal: ctx.signal });
+    if (!res.ok) {
+      const text = await res.text();
+      throw new Error(text || `HTTP ${res.status}`);
+    }
+    if (res.headers.get('content-type')?.split(';')[0].trim() === COLUMNS_MEDIA_TYPE) {
+      const page = decodeColumnsPage(await res.arrayBuffer());
+      onPage(page);
+      cursor = page.next;
+      continue;
+    }
+    const page = pageSchema.parse(JSON.parse(await res.text()));
     if (page.columns.time.length !== page.columns.rawDistance.length) throw new Error('The measurements page has columns of different lengths.');
     onPage(page.columns);
     cursor = page.next;

@@ -4,6 +4,7 @@ import type { Db, Queryable } from './db';
 
 // bigint and numeric come back as JS numbers on both drivers (times are epoch ms, well inside 2^53).
 const parsers = {
+  [types.BYTEA]: (v: string) => Buffer.from(v.slice(2), 'hex'),
   [types.INT8]: (v: string) => Number(v),
   [types.NUMERIC]: (v: string) => Number(v),
 };

@@ -4,6 +4,7 @@ import { z } from 'zod';
  * GET /organisations/{orgId}/sensors/{sensorId}/measurements
  * query: order (asc|desc, default asc), startTime, endTime (epoch ms, inclusive), start (paging cursor from `next`),
  * format (rows|columns, default rows: the documented shape; columns is the compact column-wise shape).
+ * `Accept: application/vnd.tidewatch.columns` answers the binary column form instead (measurement-columns.ts).
  */
 export const measurementQuerySchema = z.object({
   order: z.enum(['asc', 'desc']).default('asc'),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, testDrivers, type TestServer } from './harness';
 import { addMember, makeOrg, makeSensor, makeUser } from './fixtures';
 import { measurementColumnsPageSchema, measurementPageSchema } from '../../src/contract/measurement.schema';
+import { COLUMNS_MEDIA_TYPE, decodeColumnsPage } from '../../src/contract/measurement-columns';
 
 const T0 = 1_700_000_000_000;
 const MINUTE = 60_000;
@@ -82,6 +83,43 @@ describe.each(testDrivers)('GET /organisations/{orgId}/sensors/{sensorId}/measur
     expect(page).toEqual({ measurements: [], next: null });
     const cols = measurementColumnsPageSchema.parse(await (await get({ startTime: 0, endTime: T0 - 1, format: 'columns' })).json());
     expect(cols).toEqual({ columns: { time: [], rawDistance: [], betaRawDistance: [] }, next: null });
+  });
+
+  it('answers the binary column form for Accept: ' + COLUMNS_MEDIA_TYPE + ' with the same rows and cursors as JSON (asc and desc)', async () => {
+    const binary = { headers: { Accept: `${COLUMNS_MEDIA_TYPE}, application/json;q=0.5` } };
+    for (const order of ['asc', 'desc'] as const) {
+      let jsonNext: string | null = null;
+      let binNext: string | null = null;
+      let pages = 0;
+      do {
+        const q = { order, startTime: T0 + 3 * MINUTE, endTime: T0 + 997 * MINUTE, format: 'columns', limit: 97 };
+        const json = measurementColumnsPageSchema.parse(await (await get({ ...q, ...(jsonNext ? { start: jsonNext } : {}) })).json());
+        const res = await s.api(path({ ...q, ...(binNext ? { start: binNext } : {}) }), { token, ...binary });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe(COLUMNS_MEDIA_TYPE);
+        expect(res.headers.get('vary')).toMatch(/Accept/);
+        const bin = decodeColumnsPage(await res.arrayBuffer());
+        expect(Array.from(bin.time)).toEqual(json.columns.time);
+        expect(Array.from(bin.rawDistance)).toEqual(json.columns.rawDistance);
+        expect(Array.from(bin.betaRawDistance, (b) => (Number.isNaN(b) ? null : b))).toEqual(json.columns.betaRawDistance);
+        expect(bin.next).toBe(json.next);
+        jsonNext = json.next;
+        binNext = bin.next;
+        pages++;
+      } while (jsonNext);
+      expect(pages).toBe(Math.ceil(995 / 97));
+    }
+    // the row form's values too, and an empty page
+    const rows = measurementPageSchema.parse(await (await get({ startTime: T0, endTime: T0 + 20 * MINUTE })).json());
+    const bin = decodeColumnsPage(await (await s.api(path({ startTime: T0, endTime: T0 + 20 * MINUTE }), { token, ...binary })).arrayBuffer());
+    expect(rows.measurements).toEqual(Array.from(bin.time, (time, i) => ({ time, rawDistance: bin.rawDistance[i], betaRawDistance: Number.isNaN(bin.betaRawDistance[i]) ? null : bin.betaRawDistance[i] })));
+    const empty = decodeColumnsPage(await (await s.api(path({ startTime: 0, endTime: T0 - 1 }), { token, ...binary })).arrayBuffer());
+    expect({ n: empty.time.length, next: empty.next }).toEqual({ n: 0, next: null });
+    // JSON stays the default, and q=0 refuses the binary form
+    for (const accept of [undefined, 'application/json', `${COLUMNS_MEDIA_TYPE};q=0, application/json`]) {
+      const res = await s.api(path({ startTime: T0, endTime: T0 + MINUTE }), { token, ...(accept ? { headers: { Accept: accept } } : {}) });
+      expect(res.headers.get('content-type'), accept).toMatch(/^application\/json/);
+    }
   });
 
   it('refuses bad queries with 400 and a message naming the problem', async () => {

@@ -2,10 +2,10 @@
 export { alloc, free } from './memory';
 export { sortChunk } from './sort';
 export { storeNew, storeFree, storeLength, storeSegments, storeLowerBound, storeUpperBound, storeRead, storeMerge } from './store';
-export { m4, storeView, viewRawPoints, viewMin, viewMax } from './m4';
+export { m4, m4TimeReads, storeView, viewRawPoints, viewMin, viewMax } from './m4';
 export { setConversion, convertValue } from './convert';
 export { setTimeZone, csvRows } from './csv';
-export { sumColumns, copyBytes } from './floor';
+export { sumColumns, streamFloor, copyBytes } from './floor';
 
 /** Proves the build chain end to end: AssemblyScript to .wasm to the worker. */
 export function coreVersion(): i32 {

@@ -12,17 +12,36 @@ let W: f64 = 0;
 let s0: f64 = 0;
 let span: f64 = 1;
 
-// The open column.
+// The open column. Its points are held by the ADDRESS of their time (fA, mnA, mxA, lA) and the
+// run (segment) they come from: reading the times of a column's minimum and maximum at once
+// would be two cache misses on the time column per pixel, one after the other. The output takes
+// the addresses too, and one pass at the end reads all the times with independent loads.
+// Within a run address order is time order; runs are in time order.
+let run: i32 = 0;
 let col: i32 = -1;
-let fT: f64 = 0;
+let fA: usize = 0;
 let fV: f64 = 0;
-let mnT: f64 = 0;
+let mnA: usize = 0;
+let mnR: i32 = 0;
 let mnV: f64 = 0;
-let mxT: f64 = 0;
+let mxA: usize = 0;
+let mxR: i32 = 0;
 let mxV: f64 = 0;
-let lT: f64 = 0;
+let lA: usize = 0;
 let lV: f64 = 0;
 let guess: i32 = 1;
+// Time-column reads of the last m4/storeView (the benchmark prints M4's bytes a point from it).
+let timeReads: i32 = 0;
+
+export function m4TimeReads(): i32 {
+  return timeReads;
+}
+
+// @ts-ignore: decorator
+@inline function timeAt(tp: usize, i: i32): f64 {
+  timeReads++;
+  return load<f64>(tp + (<usize>i << 3));
+}
 
 // Output (time ms f64, value f64) and its length.
 let outT: usize = 0;
@@ -34,8 +53,23 @@ let minI: i32 = 0;
 let maxI: i32 = 0;
 
 // @ts-ignore: decorator
-@inline function column(t: f64): i32 {
+@inline function exactColumn(t: f64): i32 {
   return <i32>Math.floor(W * ((t / 1000.0 - s0) / span) + 0.5);
+}
+
+// The column without divisions: x = (t - t0) * K + 0.5 differs from the exact formula's x by
+// rounding only, at most EPS (bounded from the magnitudes in begin()). Unless x lies within EPS
+// of a whole number the floors agree; near a boundary the exact formula decides.
+let T0: f64 = 0;
+let K: f64 = 0;
+let EPS: f64 = 1;
+
+// @ts-ignore: decorator
+@inline function column(t: f64): i32 {
+  const x = (t - T0) * K + 0.5;
+  const f = Math.floor(x);
+  const r = x - f;
+  return r > EPS && r < 1.0 - EPS ? <i32>f : exactColumn(t);
 }
 
 function begin(t0: f64, t1: f64, width: i32, ot: usize, ov: usize): void {
@@ -43,38 +77,47 @@ function begin(t0: f64, t1: f64, width: i32, ot: usize, ov: usize): void {
   s0 = t0 / 1000.0;
   const s1 = t1 / 1000.0;
   span = s1 - s0 > 0 ? s1 - s0 : 1.0;
+  T0 = t0;
+  K = W / (span * 1000.0);
+  // rounding of t/1000 and s0 (an ulp of the largest time in seconds each) scaled by W/span, plus
+  // a few relative roundings of x itself on both sides; 64x that for margin.
+  const big = Math.max(Math.abs(t0), Math.abs(t1)) / 1000.0 + 1.0;
+  EPS = 64.0 * ((W / span) * big * 2.220446049250313e-16 + (W + 2.0) * 4.440892098500626e-16);
+  if (!(EPS < 0.001)) EPS = 1.0; // tiny windows: always the exact formula
   col = -1;
   guess = 1;
+  timeReads = 0;
   outT = ot;
   outV = ov;
   outN = 0;
 }
 
 // @ts-ignore: decorator
-@inline function put(t: f64, v: f64): void {
-  store<f64>(outT + (<usize>outN << 3), t);
+@inline function put(a: usize, v: f64): void {
+  store<f64>(outT + (<usize>outN << 3), <f64>a);
   store<f64>(outV + (<usize>outN << 3), v);
   outN++;
 }
 
 function flush(): void {
   if (col < 0) return;
-  put(fT, fV);
-  let last = fT;
-  const minFirst = mnT <= mxT;
-  const aT = minFirst ? mnT : mxT;
+  put(fA, fV);
+  let last = fA;
+  // distinct points have distinct addresses, in any run
+  const minFirst = mnR < mxR || (mnR == mxR && mnA <= mxA);
+  const aA = minFirst ? mnA : mxA;
   const aV = minFirst ? mnV : mxV;
-  const bT = minFirst ? mxT : mnT;
+  const bA = minFirst ? mxA : mnA;
   const bV = minFirst ? mxV : mnV;
-  if (aT != last) {
-    put(aT, aV);
-    last = aT;
+  if (aA != last) {
+    put(aA, aV);
+    last = aA;
   }
-  if (bT != last) {
-    put(bT, bV);
-    last = bT;
+  if (bA != last) {
+    put(bA, bV);
+    last = bA;
   }
-  if (lT != last) put(lT, lV);
+  if (lA != last) put(lA, lV);
   col = -1;
 }
 
@@ -84,13 +127,13 @@ function columnEnd(tp: usize, i: i32, hi: i32, c: i32): i32 {
   let up = hi;
   const p = i + guess;
   if (p < hi) {
-    if (column(load<f64>(tp + (<usize>p << 3))) > c) {
+    if (column(timeAt(tp, p)) > c) {
       up = p;
       let step = 1;
       while (true) {
         const q = up - step;
         if (q < lo) break;
-        if (column(load<f64>(tp + (<usize>q << 3))) > c) {
+        if (column(timeAt(tp, q)) > c) {
           up = q;
           step <<= 1;
         } else {
@@ -104,7 +147,7 @@ function columnEnd(tp: usize, i: i32, hi: i32, c: i32): i32 {
       while (true) {
         const q = p + step;
         if (q >= hi) break;
-        if (column(load<f64>(tp + (<usize>q << 3))) > c) {
+        if (column(timeAt(tp, q)) > c) {
           up = q;
           break;
         }
@@ -115,109 +158,130 @@ function columnEnd(tp: usize, i: i32, hi: i32, c: i32): i32 {
   }
   while (lo < up) {
     const mid = (lo + up) >>> 1;
-    if (column(load<f64>(tp + (<usize>mid << 3))) > c) up = mid;
+    if (column(timeAt(tp, mid)) > c) up = mid;
     else lo = mid + 1;
   }
   return lo;
 }
 
-const BLK: i32 = 32; // values per block: 8 vectors of f32x4
+const BLK: i32 = 64; // values per block: 16 vectors of f32x4
+
+// Per-lane extremes and, per lane, the start of the last block that strictly improved it (0 =
+// none: block starts are > a >= 0). Block starts only grow, so i32x4.max_s keeps the latest.
+let vmin: v128 = f32x4.splat(0);
+let vmax: v128 = f32x4.splat(0);
+let bmin: v128 = i32x4.splat(0);
+let bmax: v128 = i32x4.splat(0);
+
+// @ts-ignore: decorator
+@inline function block(vp: usize, j: i32): void {
+  const p = vp + (<usize>j << 2);
+  const v0 = v128.load(p);
+  const v1 = v128.load(p, 16);
+  const v2 = v128.load(p, 32);
+  const v3 = v128.load(p, 48);
+  const v4 = v128.load(p, 64);
+  const v5 = v128.load(p, 80);
+  const v6 = v128.load(p, 96);
+  const v7 = v128.load(p, 112);
+  const lo0 = f32x4.pmin(f32x4.pmin(f32x4.pmin(v0, v1), f32x4.pmin(v2, v3)), f32x4.pmin(f32x4.pmin(v4, v5), f32x4.pmin(v6, v7)));
+  const hi0 = f32x4.pmax(f32x4.pmax(f32x4.pmax(v0, v1), f32x4.pmax(v2, v3)), f32x4.pmax(f32x4.pmax(v4, v5), f32x4.pmax(v6, v7)));
+  const w0 = v128.load(p, 128);
+  const w1 = v128.load(p, 144);
+  const w2 = v128.load(p, 160);
+  const w3 = v128.load(p, 176);
+  const w4 = v128.load(p, 192);
+  const w5 = v128.load(p, 208);
+  const w6 = v128.load(p, 224);
+  const w7 = v128.load(p, 240);
+  const lo1 = f32x4.pmin(f32x4.pmin(f32x4.pmin(w0, w1), f32x4.pmin(w2, w3)), f32x4.pmin(f32x4.pmin(w4, w5), f32x4.pmin(w6, w7)));
+  const hi1 = f32x4.pmax(f32x4.pmax(f32x4.pmax(w0, w1), f32x4.pmax(w2, w3)), f32x4.pmax(f32x4.pmax(w4, w5), f32x4.pmax(w6, w7)));
+  const lo = f32x4.pmin(lo0, lo1);
+  const hi = f32x4.pmax(hi0, hi1);
+  const here = i32x4.splat(j);
+  bmin = i32x4.max_s(bmin, v128.and(here, f32x4.lt(lo, vmin)));
+  vmin = f32x4.pmin(vmin, lo);
+  bmax = i32x4.max_s(bmax, v128.and(here, f32x4.gt(hi, vmax)));
+  vmax = f32x4.pmax(vmax, hi);
+}
+
+/** Of the lanes holding the extreme `all` (splatted), the earliest block start. */
+// @ts-ignore: decorator
+@inline function earliest(ext: v128, all: v128, blocks: v128): i32 {
+  let c = v128.bitselect(blocks, i32x4.splat(i32.MAX_VALUE), f32x4.eq(ext, all));
+  c = i32x4.min_s(c, i8x16.shuffle(c, c, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
+  c = i32x4.min_s(c, i8x16.shuffle(c, c, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11));
+  return i32x4.extract_lane(c, 0);
+}
 
 /**
  * Index of the first minimum and first maximum of values [a, e) (a < e): sets minI, maxI.
  * Long columns go block by block: each block's per-lane min and max come from a tree of
- * pmin/pmax (one instruction each), and each lane remembers the first block where it reached
- * its extreme. The first index of the extreme is then found by scanning that one block.
+ * pmin/pmax (one instruction each), and each lane remembers the last block where it strictly
+ * improved. A column that does not end on a block boundary ends with one block overlapping the
+ * one before: values seen twice cannot strictly improve on themselves, so the first index of a
+ * new extreme still lies in the block recorded. The first index is then found in that one block.
  */
 function minmax(vp: usize, a: i32, e: i32): void {
   const first = load<f32>(vp + (<usize>a << 2));
-  let mn = first;
-  let mx = first;
-  let mi = a;
-  let xi = a;
+  if (e - a <= BLK) {
+    let mn = first;
+    let mx = first;
+    let mi = a;
+    let xi = a;
+    for (let j = a + 1; j < e; j++) {
+      const v = load<f32>(vp + (<usize>j << 2));
+      if (v < mn) {
+        mn = v;
+        mi = j;
+      }
+      if (v > mx) {
+        mx = v;
+        xi = j;
+      }
+    }
+    minI = mi;
+    maxI = xi;
+    return;
+  }
+  vmin = f32x4.splat(first);
+  vmax = vmin;
+  bmin = i32x4.splat(0);
+  bmax = bmin;
   let j = a + 1;
-  if (e - j >= 2 * BLK) {
-    let vmin = f32x4.splat(first);
-    let vmax = vmin;
-    let bmin = i32x4.splat(-1);
-    let bmax = bmin;
-    for (; e - j >= BLK; j += BLK) {
-      const p = vp + (<usize>j << 2);
-      const v0 = v128.load(p);
-      const v1 = v128.load(p, 16);
-      const v2 = v128.load(p, 32);
-      const v3 = v128.load(p, 48);
-      const v4 = v128.load(p, 64);
-      const v5 = v128.load(p, 80);
-      const v6 = v128.load(p, 96);
-      const v7 = v128.load(p, 112);
-      const lo = f32x4.pmin(f32x4.pmin(f32x4.pmin(v0, v1), f32x4.pmin(v2, v3)), f32x4.pmin(f32x4.pmin(v4, v5), f32x4.pmin(v6, v7)));
-      const hi = f32x4.pmax(f32x4.pmax(f32x4.pmax(v0, v1), f32x4.pmax(v2, v3)), f32x4.pmax(f32x4.pmax(v4, v5), f32x4.pmax(v6, v7)));
-      const lt = f32x4.lt(lo, vmin);
-      const gt = f32x4.gt(hi, vmax);
-      const here = i32x4.splat(j);
-      vmin = v128.bitselect(lo, vmin, lt);
-      bmin = v128.bitselect(here, bmin, lt);
-      vmax = v128.bitselect(hi, vmax, gt);
-      bmax = v128.bitselect(here, bmax, gt);
-    }
-    // The smallest lane value, and of the lanes holding it the earliest block.
-    let m = f32x4.extract_lane(vmin, 0);
-    let b = i32x4.extract_lane(bmin, 0);
-    let v = f32x4.extract_lane(vmin, 1);
-    let k = i32x4.extract_lane(bmin, 1);
-    if (v < m || (v == m && k < b)) { m = v; b = k; }
-    v = f32x4.extract_lane(vmin, 2);
-    k = i32x4.extract_lane(bmin, 2);
-    if (v < m || (v == m && k < b)) { m = v; b = k; }
-    v = f32x4.extract_lane(vmin, 3);
-    k = i32x4.extract_lane(bmin, 3);
-    if (v < m || (v == m && k < b)) { m = v; b = k; }
-    if (m < first) {
-      mn = m;
-      mi = firstEqual(vp, b, m);
-    }
-    m = f32x4.extract_lane(vmax, 0);
-    b = i32x4.extract_lane(bmax, 0);
-    v = f32x4.extract_lane(vmax, 1);
-    k = i32x4.extract_lane(bmax, 1);
-    if (v > m || (v == m && k < b)) { m = v; b = k; }
-    v = f32x4.extract_lane(vmax, 2);
-    k = i32x4.extract_lane(bmax, 2);
-    if (v > m || (v == m && k < b)) { m = v; b = k; }
-    v = f32x4.extract_lane(vmax, 3);
-    k = i32x4.extract_lane(bmax, 3);
-    if (v > m || (v == m && k < b)) { m = v; b = k; }
-    if (m > first) {
-      mx = m;
-      xi = firstEqual(vp, b, m);
-    }
-  }
-  for (; j < e; j++) {
-    const v = load<f32>(vp + (<usize>j << 2));
-    if (v < mn) {
-      mn = v;
-      mi = j;
-    }
-    if (v > mx) {
-      mx = v;
-      xi = j;
-    }
-  }
-  minI = mi;
-  maxI = xi;
+  for (; e - j >= BLK; j += BLK) block(vp, j);
+  if (j < e) block(vp, e - BLK);
+  // the extreme over the lanes, then the earliest block holding it
+  let m = f32x4.pmin(vmin, i8x16.shuffle(vmin, vmin, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
+  m = f32x4.pmin(m, i8x16.shuffle(m, m, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11));
+  const mn = f32x4.extract_lane(m, 0);
+  minI = mn < first ? firstEqual(vp, earliest(vmin, m, bmin), mn) : a;
+  let x = f32x4.pmax(vmax, i8x16.shuffle(vmax, vmax, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
+  x = f32x4.pmax(x, i8x16.shuffle(x, x, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11));
+  const mx = f32x4.extract_lane(x, 0);
+  maxI = mx > first ? firstEqual(vp, earliest(vmax, x, bmax), mx) : a;
 }
 
-/** First index in the block starting at j whose value equals m (it is there by construction). */
+/**
+ * First index in the block of BLK values starting at j whose value equals m (it is there by
+ * construction). Branch-free: the 32 comparisons are narrowed to one 32-bit mask.
+ */
 function firstEqual(vp: usize, j: i32, m: f32): i32 {
-  while (load<f32>(vp + (<usize>j << 2)) != m) j++;
-  return j;
+  const all = f32x4.splat(m);
+  let mask: u64 = 0;
+  for (let k = 0; k < BLK; k += 16) {
+    const p = vp + (<usize>(j + k) << 2);
+    const a = i16x8.narrow_i32x4_s(f32x4.eq(v128.load(p), all), f32x4.eq(v128.load(p, 16), all));
+    const b = i16x8.narrow_i32x4_s(f32x4.eq(v128.load(p, 32), all), f32x4.eq(v128.load(p, 48), all));
+    mask |= (<u64>i8x16.bitmask(i8x16.narrow_i16x8_s(a, b))) << (<u64>k);
+  }
+  return j + <i32>ctz(mask);
 }
 
 /** Feeds points [i, hi) of one sorted run into the columns. */
 function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
   while (i < hi) {
-    const t = load<f64>(tp + (<usize>i << 3));
+    const t = timeAt(tp, i);
     const c = column(t);
     const e = columnEnd(tp, i, hi, c);
     minmax(vp, i, e);
@@ -226,24 +290,28 @@ function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
     if (c != col) {
       flush();
       col = c;
-      fT = t;
+      fA = tp + (<usize>i << 3);
       fV = <f64>load<f32>(vp + (<usize>i << 2));
-      mnT = load<f64>(tp + (<usize>minI << 3));
+      mnA = tp + (<usize>minI << 3);
+      mnR = run;
       mnV = vmin;
-      mxT = load<f64>(tp + (<usize>maxI << 3));
+      mxA = tp + (<usize>maxI << 3);
+      mxR = run;
       mxV = vmax;
     } else {
       // The column continues from an earlier segment: strict comparisons keep the first extreme.
       if (vmin < mnV) {
         mnV = vmin;
-        mnT = load<f64>(tp + (<usize>minI << 3));
+        mnA = tp + (<usize>minI << 3);
+        mnR = run;
       }
       if (vmax > mxV) {
         mxV = vmax;
-        mxT = load<f64>(tp + (<usize>maxI << 3));
+        mxA = tp + (<usize>maxI << 3);
+        mxR = run;
       }
     }
-    lT = load<f64>(tp + (<usize>(e - 1) << 3));
+    lA = tp + (<usize>(e - 1) << 3);
     lV = <f64>load<f32>(vp + (<usize>(e - 1) << 2));
     guess = e - i;
     i = e;
@@ -256,8 +324,14 @@ function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
  */
 export function m4(tp: usize, vp: usize, n: i32, t0: f64, t1: f64, width: i32, ot: usize, ov: usize): i32 {
   begin(t0, t1, width, ot, ov);
+  run = 0;
   scanRange(tp, vp, lowerBound(tp, n, t0, false), lowerBound(tp, n, t1, true));
   flush();
+  for (let i = 0; i < outN; i++) {
+    const o = outT + (<usize>i << 3);
+    store<f64>(o, load<f64>(<usize>load<f64>(o)));
+  }
+  timeReads += outN;
   return outN;
 }
 
@@ -300,7 +374,7 @@ export function storeView(s: usize, t0: f64, t1: f64, width: i32, ot: usize, ov:
       k = recLen(r) - 1;
     }
     if (k >= 0) {
-      put(load<f64>(recT(r) + (<usize>k << 3)), <f64>load<f32>(recV(r) + (<usize>k << 2)));
+      put(recT(r) + (<usize>k << 3), <f64>load<f32>(recV(r) + (<usize>k << 2)));
       left = true;
     }
   }
@@ -312,6 +386,7 @@ export function storeView(s: usize, t0: f64, t1: f64, width: i32, ot: usize, ov:
     const a = seg == first ? segLowerBound(r, t0, false) : 0;
     const b = segLowerBound(r, t1, true);
     viewRaw += b - a;
+    run = seg;
     scanRange(recT(r), recV(r), a, b);
     if (b < recLen(r)) {
       rightSeg = seg;
@@ -323,7 +398,7 @@ export function storeView(s: usize, t0: f64, t1: f64, width: i32, ot: usize, ov:
   const insideEnd = outN;
   if (edges != 0 && rightSeg >= 0) {
     const r = rec(s, rightSeg);
-    put(load<f64>(recT(r) + (<usize>rightIdx << 3)), <f64>load<f32>(recV(r) + (<usize>rightIdx << 2)));
+    put(recT(r) + (<usize>rightIdx << 3), <f64>load<f32>(recV(r) + (<usize>rightIdx << 2)));
   }
   viewLo = NaN;
   viewHi = NaN;
@@ -331,7 +406,7 @@ export function storeView(s: usize, t0: f64, t1: f64, width: i32, ot: usize, ov:
   for (let i = 0; i < outN; i++) {
     const tp = outT + (<usize>i << 3);
     const vp = outV + (<usize>i << 3);
-    store<f64>(tp, load<f64>(tp) / 1000.0);
+    store<f64>(tp, load<f64>(<usize>load<f64>(tp)) / 1000.0);
     const v = convertValue(load<f64>(vp));
     store<f64>(vp, v);
     if (i == insideStart && i < insideEnd) {
