@@ -40,6 +40,8 @@ export type AuthEvent =
   | { type: 'CONFIRM_RESET'; code: string; password: string; confirmation: string }
   | { type: 'ACCEPT_INVITE'; email: string; code: string; password: string; confirmation: string }
   | { type: 'SHOW_LOGIN' }
+  /** The sign-up wizard opened: a clean login state (no earlier attempt's message) for its LOGIN. */
+  | { type: 'SHOW_SIGNUP' }
   | { type: 'REFRESH_USER' }
   | { type: 'SESSION_EXPIRED' }
   | { type: 'LOGOUT' };
@@ -157,6 +159,9 @@ export const authMachine = setup({
       initial: 'login',
       on: {
         FORGOT_PASSWORD: { target: '.reset', actions: 'clearMessages' },
+        // from any signed-out form (reset, new password, invitation): the wizard's LOGIN is only
+        // heard in login, and the message of an attempt left behind must not greet the user back
+        SHOW_SIGNUP: { target: '.login', actions: 'clearMessages' },
         ACCEPT_INVITE: [
           { guard: 'passwordsDiffer', target: '.accepting.form', actions: assign({ error: LOGIN_MESSAGES.passwordsMustMatch, notice: null }) },
           { target: '.accepting.working', actions: assign({ email: ({ event }) => event.email.trim().toLowerCase(), error: null, notice: null }) },

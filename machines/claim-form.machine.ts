@@ -61,6 +61,8 @@ export const claimFormMachine = setup({
   },
   guards: {
     invalidInput: ({ context }) => !checkClaimStep(context).ok,
+    /** The edit leaves another field's error on screen: the form is still in error. */
+    otherFieldErrorStays: ({ context, event }) => event.type === 'CHANGE' && Object.keys(context.errors).some((field) => field !== event.field),
   },
   actions: {
     edit: assign(({ context, event }) => {
@@ -89,6 +91,8 @@ export const claimFormMachine = setup({
       },
     },
     validating: {
+      // the answer replaces what an earlier attempt said
+      entry: assign({ errors: {}, formError: null }),
       invoke: {
         id: 'submit',
         src: 'submit',
@@ -102,7 +106,7 @@ export const claimFormMachine = setup({
     },
     error: {
       on: {
-        CHANGE: { target: 'idle', actions: 'edit' },
+        CHANGE: [{ guard: 'otherFieldErrorStays', actions: 'edit' }, { target: 'idle', actions: 'edit' }],
         SUBMIT: [{ guard: 'invalidInput', actions: 'showFirstFailure' }, { target: 'validating' }],
       },
     },

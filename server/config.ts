@@ -17,6 +17,7 @@ const schema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: url(['postgres', 'postgresql']).optional(),
+  STORAGE_DIR: z.string().min(1).optional(), // files (installation photos); default DATA_DIR/storage
   MQTT_URL: url(['mqtt', 'mqtts', 'ws', 'wss', 'tcp']).optional(),
   MQTT_WS_URL: url(['ws', 'wss']).optional(), // what browsers use when MQTT_URL points elsewhere
   SMTP_URL: url(['smtp', 'smtps']).optional(),
@@ -33,6 +34,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ID_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(3600),
   MAP_STYLE_URL: z.string().optional(),
+  GEOCODER_URL: url(['http', 'https']).optional(), // a Nominatim server for address search; unset: the bundled gazetteer
   // SMS through Twilio's Messages API; without these, SMS stay in the outbox (readable at /dev/mailbox)
   TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-zA-Z]{8,}$/, 'must look like a Twilio account SID (AC...)').optional(),
   TWILIO_AUTH_TOKEN: z.string().min(8).optional(),

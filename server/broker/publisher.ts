@@ -8,6 +8,7 @@ export interface Publisher {
 export const topics = {
   measurements: (orgId: string, sensorId: string) => `orgs/${orgId}/sensors/${sensorId}/measurements`,
   sensor: (orgId: string, sensorId: string) => `orgs/${orgId}/sensors/${sensorId}/state`,
+  settings: (orgId: string, sensorId: string) => `orgs/${orgId}/sensors/${sensorId}/settings`,
   notifications: (orgId: string) => `orgs/${orgId}/notifications`,
   deviceUplink: (serial: string) => `devices/${serial}/uplink`,
 };

@@ -4,6 +4,7 @@ import { MANAGERS, ROLE, requireMember, type GatewayEnv } from '../http/auth';
 import { organisationListSchema, type Organisation } from '../../src/contract/organisation.schema';
 import { inviteQuerySchema, inviteRequestSchema, resendInviteRequestSchema } from '../../src/contract/invitation.schema';
 import { inviteMember, resendInvitation } from '../identity/invite';
+import { normaliseTimeZone } from '../../src/domain/time-zone';
 
 interface OrgRow {
   id: string;
@@ -16,6 +17,7 @@ interface OrgRow {
   rest_api: { key: string; token: string } | null;
   default_notification_rule: Organisation['defaultNotificationRule'];
   notification_settings: Organisation['notificationSettings'];
+  former_slugs?: string[] | null;
 }
 
 /** A row of the caller's organisations as the contract gives it; REST credentials only for managers. */
@@ -25,11 +27,13 @@ export const toOrganisation = (r: OrgRow): Organisation => ({
   name: r.name,
   role: r.role,
   measurementUnit: r.measurement_unit,
-  locale: r.locale,
+  // a legacy abbreviation (NZST) would crash every client formatter: serve the IANA zone
+  locale: { ...r.locale, timezone: normaliseTimeZone(r.locale?.timezone) },
   features: { isFuel: false, liveMode: false, meterReading: false, ...r.features },
   restApi: r.role === ROLE.ADMIN || r.role === ROLE.OWNER ? r.rest_api : null,
   defaultNotificationRule: r.default_notification_rule,
   notificationSettings: r.notification_settings,
+  formerSlugs: r.former_slugs ?? [],
 });
 
 export function organisationRoutes(ctx: AppContext) {
@@ -38,7 +42,8 @@ export function organisationRoutes(ctx: AppContext) {
   r.get('/organisations', async (c) => {
     const rows = await ctx.db.query<OrgRow>(
       `SELECT o.id, o.slug, o.name, m.role, o.measurement_unit, o.locale, o.features, o.rest_api,
-              o.default_notification_rule, o.notification_settings
+              o.default_notification_rule, o.notification_settings,
+              ARRAY(SELECT s.slug FROM organisation_slugs s WHERE s.org_id = o.id ORDER BY s.replaced_at DESC) AS former_slugs
        FROM memberships m JOIN organisations o ON o.id = m.org_id
        WHERE m.user_id = $1 ORDER BY lower(o.name), o.id`,
       [c.get('caller').id],

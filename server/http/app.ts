@@ -9,6 +9,8 @@ import { identityRoutes } from '../identity/endpoint';
 import { publicSignupRoutes, userRoutes } from '../gateway/users.routes';
 import { organisationRoutes } from '../gateway/organisations.routes';
 import { sensorRoutes } from '../gateway/sensors.routes';
+import { sensorSetupRoutes } from '../gateway/sensor-setup.routes';
+import { geocodeRoutes } from '../gateway/geocode.routes';
 import { measurementRoutes } from '../gateway/measurements.routes';
 import { notificationRoutes } from '../gateway/notifications.routes';
 import { adminRoutes } from '../gateway/admin.routes';
@@ -39,6 +41,8 @@ export function createApp(ctx: AppContext) {
   api.route('/', userRoutes(ctx));
   api.route('/', organisationRoutes(ctx));
   api.route('/', sensorRoutes(ctx));
+  api.route('/', sensorSetupRoutes(ctx));
+  api.route('/', geocodeRoutes(ctx));
   api.route('/', measurementRoutes(ctx));
   api.route('/', notificationRoutes(ctx));
   api.route('/', adminRoutes(ctx));

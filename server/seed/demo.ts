@@ -6,7 +6,8 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-people';
 import { createDeviceSecret } from './device-keys';
 import { bulkLoad, insertHistory } from './history';
 import { alertingSerials, deriveNotifications, insertNotifications } from './seed-notifications';
-import { insertCatalogue, insertFuelInstallation } from './seed-catalogue';
+import { DEMO_PHOTOS, insertCatalogue, insertFuelInstallation } from './seed-catalogue';
+import { storeDemoPhotos } from '../storage';
 import { insertOrgs, insertPeople } from './seed-people';
 import { insertRoutes } from './seed-routes';
 import { insertSensorRows, planSensors } from './seed-sensors';
@@ -73,6 +74,7 @@ export async function seedDemoWorld(ctx: AppContext, opts: { historyDays?: numbe
     const { firmware, presets } = await insertCatalogue(q, anchor);
     const ids = new Map(planned.map((p) => [p.def.serial, p.id]));
     await insertFuelInstallation(q, ids.get('6F708192')!, presets['Horizontal 20,000 L'], anchor);
+    await storeDemoPhotos(ctx, orgs.riverbend, DEMO_PHOTOS);
     await insertTasks(q, ids, users, firmware, anchor);
     const readings = await insertRoutes(q, orgs.harbour, users.reader, anchor);
     const meta: SeededMeta = { at: anchor, historyDays };

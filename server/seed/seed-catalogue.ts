@@ -53,12 +53,15 @@ export async function insertCatalogue(q: Queryable, anchor: number) {
   return { firmware, presets };
 }
 
+/** The installation photos the demo record names; server/seed/files holds them (see storage.ts). */
+export const DEMO_PHOTOS = ['diesel-depot-1-cert-plate.png', 'diesel-depot-1-close.png', 'diesel-depot-1-far.png'];
+
 /** The installation record of the diesel tank, installed from the Fuelchief 20,000 L preset. */
 export async function insertFuelInstallation(q: Queryable, sensorId: string, presetId: string, anchor: number) {
   await q.query(
     `INSERT INTO fuel_installations (sensor_id, time, fuel_type, shape, width, height, length, diameter, safe_fill_level, monitor_height, dip_reading,
                                      preset_id, cert_plate_image_url, close_image_url, far_image_url)
      VALUES ($1, $2, 'Diesel', 'VOLUME_CYLINDER_HORIZONTAL', NULL, NULL, 4.6, 2.4, 2.2, 2.6, 1.42, $3, $4, $5, $6)`,
-    [sensorId, anchor - 368 * DAY, presetId, 'diesel-depot-1-cert-plate.jpg', 'diesel-depot-1-close.jpg', 'diesel-depot-1-far.jpg'],
+    [sensorId, anchor - 368 * DAY, presetId, ...DEMO_PHOTOS],
   );
 }

@@ -7,12 +7,12 @@ import { useConfig } from './config-context';
 import { AppFrame } from './frame/app-frame';
 import { useOrgs } from './organisations';
 import { MeterReaderPage } from './pages/status-pages';
-import { defaultOrganisation, defaultSection, forgetOrganisation, isMeterReader, isSection, orgPath, rememberOrganisation, type OrgSection } from './sections';
+import { defaultOrganisation, defaultSection, forgetOrganisation, isMeterReader, isSection, orgPath, rememberOrganisation, resolveOrgSlug, type OrgSection } from './sections';
 
 /**
  * /org/:orgSlug : resolves the organisation, provides the Session to its pages and draws the frame.
- * An unknown slug goes to the default organisation; a slug that changed with a rename (the
- * organisation in use is still there under another slug) keeps the rest of the path.
+ * A slug the organisation had before a rename goes to its current slug, an unknown slug to the
+ * default organisation; either keeps the rest of the path.
  */
 export function OrgLayout() {
   const { orgSlug } = useParams();
@@ -49,9 +49,11 @@ export function OrgLayout() {
   );
 
   if (!org) {
-    const fallback = defaultOrganisation(organisations)!;
+    // an old slug (the organisation was renamed) resolves through that organisation's id; only
+    // a slug no organisation of the user ever had goes to the default organisation
+    const target = resolveOrgSlug(organisations, orgSlug) ?? defaultOrganisation(organisations)!;
     const rest = pathname.split('/').slice(3).join('/');
-    return <Navigate to={`${orgPath(fallback.slug)}/${rest || defaultSection(fallback)}${search}`} replace />;
+    return <Navigate to={`${orgPath(target.slug)}/${rest || defaultSection(target)}${search}`} replace />;
   }
   if (!session) return null;
   return (

@@ -4,6 +4,7 @@ import { IconCloudOff } from '@tabler/icons-react';
 import { Navigate, Outlet } from 'react-router-dom';
 import { organisationListSchema, type Organisation } from '../contract/organisation.schema';
 import { messageForError } from '../domain/messages';
+import { normaliseTimeZone } from '../domain/time-zone';
 import { ApiError, api } from '../shared/api';
 import { useAuthRef } from './auth-context';
 import { useConfig } from './config-context';
@@ -37,7 +38,8 @@ export function OrgsGate() {
   const refresh = useCallback(async () => {
     try {
       const { organisations } = await api.get('/organisations', { schema: organisationListSchema });
-      setLoad({ status: 'ready', organisations });
+      // a legacy zone name (NZST) would throw in every formatter: each page gets an IANA zone
+      setLoad({ status: 'ready', organisations: organisations.map((o) => ({ ...o, locale: { ...o.locale, timezone: normaliseTimeZone(o.locale.timezone) } })) });
     } catch (err) {
       // A rejected token is a failed token check: sign out and come back here after login.
       if (err instanceof ApiError && (err.status === 401 || err.code === 'NOT_LOGGED_IN')) auth.send({ type: 'SESSION_EXPIRED' });

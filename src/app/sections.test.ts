@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Organisation } from '../contract/organisation.schema';
-import { defaultOrganisation, defaultSection, isSection, sectionsFor, switchOrgPath, switcherKind } from './sections';
+import { defaultOrganisation, defaultSection, isSection, resolveOrgSlug, sectionsFor, switchOrgPath, switcherKind } from './sections';
 
 const org = (slug: string, meterReading = false, id = slug): Organisation => ({
   id,
@@ -38,5 +38,16 @@ describe('organisation sections (monitoring-client 2.1, organisation-and-routes 
     expect(defaultOrganisation(orgs, { getItem: () => 'b' })?.slug).toBe('b');
     expect(defaultOrganisation(orgs, { getItem: () => 'gone' })?.slug).toBe('a');
     expect(defaultOrganisation([], { getItem: () => null })).toBeUndefined();
+  });
+
+  it('an old slug after a rename resolves through that organisation, not through the last one used (2.1)', () => {
+    const renamed = { ...org('riverbend-renamed', false, 'id-r'), formerSlugs: ['riverbend-water'] };
+    const other = org('harbour', false, 'id-h');
+    const orgs = [other, renamed];
+    expect(resolveOrgSlug(orgs, 'riverbend-water')?.id).toBe('id-r');
+    expect(resolveOrgSlug(orgs, 'riverbend-renamed')?.id).toBe('id-r');
+    // a slug taken by another organisation now belongs to that one
+    expect(resolveOrgSlug([{ ...org('riverbend-water', false, 'id-new') }, renamed], 'riverbend-water')?.id).toBe('id-new');
+    expect(resolveOrgSlug(orgs, 'no-such-org')).toBeUndefined();
   });
 });

@@ -33,6 +33,15 @@ export function switchOrgPath(pathname: string, target: Pick<Organisation, 'slug
   return `${orgPath(target.slug)}/${isSection(target, section) ? section : defaultSection(target)}`;
 }
 
+/**
+ * The organisation a path's slug names: the one whose slug it is now, else the one that had it
+ * before a rename (the server keeps each organisation's former slugs). Never the last one used.
+ */
+export function resolveOrgSlug(orgs: Organisation[], slug: string | undefined): Organisation | undefined {
+  if (!slug) return undefined;
+  return orgs.find((o) => o.slug === slug) ?? orgs.find((o) => o.formerSlugs?.includes(slug));
+}
+
 const LAST_ORG_KEY = 'tidewatch.lastOrganisation';
 
 /** The default organisation: the one used last when the user still belongs to it, else the first. */

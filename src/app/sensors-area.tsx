@@ -1,17 +1,19 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Navigate, Route, Routes, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { Box, Center, Loader } from '@mantine/core';
 import { ROLES } from '../contract/organisation.schema';
 import type { Sensor } from '../contract/sensor.schema';
 import { parseDateQuery } from '../domain/date-presets';
+import { useIsMobile } from '../shared/layout';
 import { useSession } from '../shared/session';
 import { supportHref } from './links';
 import { ChartPane } from '../features/chart/chart-pane';
 import { Dashboard } from '../features/dashboard/dashboard';
 import { MeasurementErrorsPage } from '../features/errors/measurement-errors-page';
+import { SetupArea } from '../features/setup/setup-area';
 import { AddSensorModal } from '../features/sensors/add-sensor-modal';
 import { SensorDetailFrame, type DetailTab } from '../features/sensors/sensor-detail-frame';
-import { SensorsPage, useIsMobile } from '../features/sensors/sensors-page';
+import { SensorsPage } from '../features/sensors/sensors-page';
 import { NoOrganisation, NoSensors, SensorsLoadFailed } from '../features/sensors/sensors-empty';
 import { useSensorList } from '../features/sensors/use-sensor-list';
 
@@ -29,6 +31,8 @@ function OrgSensors() {
   const mobile = useIsMobile();
   const [adding, setAdding] = useState(false);
   const canAdd = org.role === ROLES.ADMIN || org.role === ROLES.OWNER;
+  const { replace } = list;
+  const onSaved = useCallback((sensor: Sensor) => replace(sensor), [replace]);
   const onAdded = async (sensor: Sensor) => {
     await list.reload();
     navigate(`${sensorsUrl}/${sensor.serial}`);
@@ -58,7 +62,7 @@ function OrgSensors() {
       selectedSerial={selected?.serial}
       canAdd={canAdd}
       onAdded={onAdded}
-      detail={selected && <SensorDetail sensor={selected} sensorsUrl={sensorsUrl} mobile={mobile} />}
+      detail={selected && <SensorDetail sensor={selected} sensorsUrl={sensorsUrl} mobile={mobile} onSaved={onSaved} />}
     />
   );
   return (
@@ -78,7 +82,7 @@ function SelectedSensor({ sensors, sensorsUrl, render }: { sensors: Sensor[]; se
 }
 
 /** The detail routes of monitoring-client 2.5; unknown sub-paths go to the default sensors route. */
-function SensorDetail({ sensor, sensorsUrl, mobile }: { sensor: Sensor; sensorsUrl: string; mobile: boolean }) {
+function SensorDetail({ sensor, sensorsUrl, mobile, onSaved }: { sensor: Sensor; sensorsUrl: string; mobile: boolean; onSaved(sensor: Sensor): void }) {
   const { org, user, config } = useSession();
   const sub = (useParams()['*'] ?? '').replace(/\/+$/, '');
   const [query] = useSearchParams();
@@ -86,16 +90,39 @@ function SensorDetail({ sensor, sensorsUrl, mobile }: { sensor: Sensor; sensorsU
   const base = `${sensorsUrl}/${sensor.serial}`;
   const errorsPath = mobile ? `${base}/errors` : `${base}/admin-tools/errors`;
 
+  // Sensor Setup: admins and owners, and site admins whatever their role (DESIGN.md "Sensor setup")
+  const canSetup = org.role === ROLES.ADMIN || org.role === ROLES.OWNER || user.isSiteAdmin;
+  const setupBase = `${base}/setup`;
+
   let tab: DetailTab;
   if (sub === '') tab = 'dashboard';
+  else if (canSetup && (sub === 'setup' || sub.startsWith('setup/'))) tab = 'setup';
   else if (user.isSiteAdmin && (sub === 'admin-tools/errors' || sub === 'errors')) {
     if (`${base}/${sub}` !== errorsPath) return <Navigate to={errorsPath} replace />;
     tab = 'errors';
   } else return <Navigate to={sensorsUrl} replace />;
 
   return (
-    <SensorDetailFrame sensor={sensor} tab={tab} isSiteAdmin={user.isSiteAdmin} mobile={mobile} onTab={(t) => navigate(t === 'dashboard' ? base : errorsPath)}>
-      {tab === 'dashboard' ? (
+    <SensorDetailFrame
+      sensor={sensor}
+      tab={tab}
+      isSiteAdmin={user.isSiteAdmin}
+      canSetup={canSetup}
+      mobile={mobile}
+      onTab={(t) => navigate(t === 'dashboard' ? base : t === 'setup' ? setupBase : errorsPath)}
+    >
+      {tab === 'setup' ? (
+        <SetupArea
+          base={setupBase}
+          section={sub === 'setup' ? undefined : sub.slice('setup/'.length)}
+          sensor={sensor}
+          org={org}
+          isSiteAdmin={user.isSiteAdmin}
+          mobile={mobile}
+          mapStyles={config.map.styles}
+          onSaved={onSaved}
+        />
+      ) : tab === 'dashboard' ? (
         <Dashboard
           sensor={sensor}
           org={org}

@@ -24,7 +24,7 @@ export const theme = createTheme({
 
 /** Layout constants of the frame (monitoring-client 9). */
 export const NAVBAR_HEIGHT = 60;
-export const MOBILE_QUERY = '(max-width: 900px)';
+export { MOBILE_QUERY } from '../shared/layout';
 /** Toasts: notices stay 4 s, transient coloured messages 2 s (DESIGN.md). */
 export const NOTICE_MS = 4000;
 export const TRANSIENT_MS = 2000;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { latestDataSchema } from './sensor.schema';
+import { latestDataSchema, sensorSchema } from './sensor.schema';
 import { sensorNotificationSchema } from './notification.schema';
 
 /** Payload on orgs/{orgId}/sensors/{sensorId}/measurements after an uplink commits. */
@@ -38,10 +38,16 @@ export const liveSensorStateMessageSchema = z.object({
 });
 export type LiveSensorStateMessage = z.infer<typeof liveSensorStateMessageSchema>;
 
+/** Payload on orgs/{orgId}/sensors/{sensorId}/settings after a setup save: the whole updated sensor. */
+export const liveSensorSettingsMessageSchema = z.object({ sensorId: z.string(), sensor: sensorSchema });
+export type LiveSensorSettingsMessage = z.infer<typeof liveSensorSettingsMessageSchema>;
+
 /** What an organisation-wide live subscription hands its listener (see src/shared/live.ts subscribeOrg). */
 export interface OrgLiveHandlers {
   /** A sensor's latest data changed: after every uplink (with its new points) or when it went offline. */
   onSensor?: (msg: { sensorId: string; serial: string; latestData: LiveMeasurementMessage['latestData']; measurements: LiveMeasurementMessage['measurements'] }) => void;
+  /** A sensor's settings were saved (name, display info, conversions, alarms, location, integration). */
+  onSensorSettings?: (msg: LiveSensorSettingsMessage) => void;
   /** A sensor notification opened or closed. */
   onNotification?: (msg: LiveNotificationMessage) => void;
   onError?: (err: Error) => void;

@@ -18,6 +18,8 @@ export const organisationSchema = z.object({
   restApi: z.object({ key: z.string(), token: z.string() }).nullable().optional(),
   defaultNotificationRule: notificationRuleSchema,
   notificationSettings: z.object({ alertAssert: notificationRuleSchema, alertClear: notificationRuleSchema }),
+  /** Slugs the organisation had before renames, newest first, so old links still find it. */
+  formerSlugs: z.array(z.string()).optional(),
 });
 export type Organisation = z.infer<typeof organisationSchema>;
 

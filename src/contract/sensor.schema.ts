@@ -103,3 +103,72 @@ export const firmwareSchema = z.object({
 });
 export type Firmware = z.infer<typeof firmwareSchema>;
 export const firmwareListSchema = z.object({ firmware: z.array(firmwareSchema) });
+
+/**
+ * PUT /organisations/{orgId}/sensors/{sensorId} (sensor-setup 7): the parts a setup section may
+ * change, each optional. The rules on each field are src/domain/sensor-update.ts, run by the
+ * form and again by the server; anything else in the body is ignored.
+ */
+export const sensorUpdateRequestSchema = z.object({
+  name: z.string().optional(),
+  displayInfo: z
+    .object({ offsetMeasurement: z.number().nullable(), minLevel: z.number().nullable(), maxLevel: z.number().nullable(), referenceLines: z.array(referenceLineSchema) })
+    .optional(),
+  conversionConfigs: z.array(conversionConfigSchema).optional(),
+  latitude: z.number().optional(),
+  longitude: z.number().optional(),
+  integration: z.object({ pointId: z.string(), commissioningStatus: z.number() }).optional(),
+  alarms: z.record(z.string(), alarmSchema).optional(),
+});
+export type SensorUpdateRequest = z.infer<typeof sensorUpdateRequestSchema>;
+export const sensorUpdateResponseSchema = z.object({ sensor: sensorSchema });
+
+/** GET /organisations/{orgId}/tank-presets: dimensions in metres. */
+export const tankPresetSchema = z.object({
+  id: z.string(),
+  manufacturer: z.string(),
+  model: z.string(),
+  shape: z.enum(['VOLUME_CYLINDER', 'VOLUME_CYLINDER_HORIZONTAL', 'VOLUME_RECTANGULAR']),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  length: z.number().nullable(),
+  diameter: z.number().nullable(),
+  safeFillLevel: z.number().nullable(),
+});
+export type TankPreset = z.infer<typeof tankPresetSchema>;
+export const tankPresetListSchema = z.object({ presets: z.array(tankPresetSchema) });
+
+export const FUEL_PHOTOS = ['certPlate', 'close', 'far'] as const;
+export type FuelPhoto = (typeof FUEL_PHOTOS)[number];
+
+/** GET /organisations/{orgId}/sensors/{sensorId}/fuel-install/ (sensor-setup 3): metres; photo URLs are gateway paths. */
+export const fuelInstallSchema = z.object({
+  time: z.number(),
+  fuelType: z.enum(['Diesel', 'Petrol91', 'Petrol95', 'Petrol98', 'AdBlue', 'AvGas', 'JetA1']),
+  shape: z.string(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  length: z.number().nullable(),
+  diameter: z.number().nullable(),
+  safeFillLevel: z.number().nullable(),
+  monitorHeight: z.number().nullable(),
+  dipReading: z.number().nullable(),
+  presetId: z.string().nullable(),
+  preset: z.object({ manufacturer: z.string(), model: z.string() }).nullable(),
+  certPlateImageURL: z.string().nullable(),
+  closeImageURL: z.string().nullable(),
+  farImageURL: z.string().nullable(),
+});
+export type FuelInstall = z.infer<typeof fuelInstallSchema>;
+export const fuelInstallResponseSchema = z.object({ fuelInstall: fuelInstallSchema.nullable() });
+
+/** GET /api/geocode?q= : address suggestions for the move-sensor search box (DESIGN.md "Address search"). */
+export const geocodeQuerySchema = z.object({
+  q: z.string().trim().min(1).max(200),
+  lat: z.coerce.number().min(-90).max(90).optional(),
+  lng: z.coerce.number().min(-180).max(180).optional(),
+  limit: z.coerce.number().int().min(1).max(10).default(5),
+});
+export const geocodeResultSchema = z.object({ label: z.string(), latitude: z.number(), longitude: z.number() });
+export type GeocodeResult = z.infer<typeof geocodeResultSchema>;
+export const geocodeResponseSchema = z.object({ results: z.array(geocodeResultSchema) });

@@ -17,3 +17,11 @@ export function applyNotification(list: readonly SensorNotification[], n: Sensor
 export function applyLatestData(sensors: readonly Sensor[], sensorId: string, latest: LatestData): Sensor[] {
   return sensors.map((s) => (s.id === sensorId ? { ...s, latestData: { ...(s.latestData ?? {}), ...latest } } : s));
 }
+
+/**
+ * A sensor saved in setup (here or in another browser) replaces the list's copy; what the live
+ * feed knows newer (latest data) is kept, since the save may have been read before an uplink.
+ */
+export function applySensorSettings(sensors: readonly Sensor[], saved: Sensor): Sensor[] {
+  return sensors.map((s) => (s.id === saved.id ? { ...saved, latestData: s.latestData ?? saved.latestData } : s));
+}

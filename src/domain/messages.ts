@@ -49,6 +49,10 @@ const CODE_MESSAGES: Record<string, string> = {
     'Some meters do not have a history reading, please make sure all the meters in the file has been previously imported.',
   DUPLICATE_METERS:
     'Failed to import some file(s) as there are reading rows referring to the same property, please double check the file(s).',
+  UNAUTHORIZED: 'User is not logged in',
+  FORBIDDEN: 'You do not have permission to do this.',
+  TOO_MANY_REQUESTS: 'Too many attempts, please try again later',
+  INVALID_DATE_RANGE: 'The start of the date range must not be after its end.',
 };
 
 /** An error as the client meets it: an ApiError (code), an Amplify/Cognito error (name) or a fetch TypeError. */
@@ -66,7 +70,11 @@ export function isNetworkError(err: unknown): boolean {
   return e.name === 'NetworkError' || e.code === 'NETWORK_ERROR' || e.message === 'Failed to fetch' || (e.name === 'TypeError' && /fetch|network/i.test(e.message ?? ''));
 }
 
-/** Gateway error -> the spec's user message ('Failed to fetch' reads as the connection message). */
+/**
+ * Gateway error -> the spec's user message ('Failed to fetch' reads as the connection message).
+ * The one mapping for every error the client shows: a raw server body, a zod dump of an answer
+ * that did not parse, or an unknown code all read DEFAULT_MESSAGE, never their own text.
+ */
 export function messageForError(err: unknown): string {
   const e = asErrorLike(err);
   if (isNetworkError(e)) return NETWORK_MESSAGE;

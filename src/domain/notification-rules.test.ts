@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DateTime } from 'luxon';
 import type { SensorNotification } from '../contract/notification.schema';
 import { dashboardNotifications, endOfDay, notificationBadge, notificationCardStyle, notificationViewWindow, orderNotifications } from './notification-rules';
 
@@ -63,17 +64,25 @@ describe('notification order (monitoring-client 4: priorities 0-5, newest start 
   });
 });
 
+const NZ = 'Pacific/Auckland';
+
 describe('notification view window (monitoring-client 4)', () => {
   it('endless: 20 minutes plus the interval around the start', () => {
-    expect(notificationViewWindow(n('DELTA_ALARM', NOW, { endless: true }), 5)).toEqual({ start: NOW - 25 * MIN, end: NOW + 25 * MIN });
+    expect(notificationViewWindow(n('DELTA_ALARM', NOW, { endless: true }), 5, NZ)).toEqual({ start: NOW - 25 * MIN, end: NOW + 25 * MIN });
   });
   it('ended: 60 minutes before the start to 60 minutes after the end', () => {
-    expect(notificationViewWindow(n('THRESHOLD_ALARM', NOW, { endTime: NOW + 30 * MIN }), 5)).toEqual({ start: NOW - 60 * MIN, end: NOW + 90 * MIN });
+    expect(notificationViewWindow(n('THRESHOLD_ALARM', NOW, { endTime: NOW + 30 * MIN }), 5, NZ)).toEqual({ start: NOW - 60 * MIN, end: NOW + 90 * MIN });
   });
   it('open: 60 minutes before the start to the end of the day', () => {
-    const w = notificationViewWindow(n('THRESHOLD_ALARM', NOW), 5);
-    expect(w).toEqual({ start: NOW - 60 * MIN, end: endOfDay(NOW) });
-    expect(new Date(w.end).getHours()).toBe(23);
+    const w = notificationViewWindow(n('THRESHOLD_ALARM', NOW), 5, NZ);
+    expect(w).toEqual({ start: NOW - 60 * MIN, end: endOfDay(NOW, NZ) });
+    expect(DateTime.fromMillis(w.end, { zone: NZ }).toFormat('HH:mm:ss.SSS')).toBe('23:59:59.999');
+  });
+  it("open: the day ends in the organisation's zone, whatever the browser's zone", () => {
+    // 2026-03-15 09:30 in Auckland is 14 March 20:30 UTC: the UTC day would end 13 hours before Auckland's
+    const start = DateTime.fromISO('2026-03-15T09:30:00', { zone: NZ }).toMillis();
+    expect(notificationViewWindow(n('THRESHOLD_ALARM', start), 5, NZ).end).toBe(DateTime.fromISO('2026-03-15T23:59:59.999', { zone: NZ }).toMillis());
+    expect(notificationViewWindow(n('THRESHOLD_ALARM', start), 5, 'UTC').end).toBe(DateTime.fromISO('2026-03-14T23:59:59.999', { zone: 'UTC' }).toMillis());
   });
 });
 

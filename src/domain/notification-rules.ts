@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import type { NotificationType, SensorNotification } from '../contract/notification.schema';
 import type { Alarm } from '../contract/sensor.schema';
 
@@ -46,24 +47,22 @@ export function orderNotifications<T extends Typed>(list: readonly T[]): T[] {
 
 const MINUTE = 60_000;
 
-/** End of the local day containing t. */
-export function endOfDay(t: number): number {
-  const d = new Date(t);
-  d.setHours(23, 59, 59, 999);
-  return d.getTime();
+/** End of the day containing t in the organisation's time zone (not the browser's). */
+export function endOfDay(t: number, timeZone: string): number {
+  return DateTime.fromMillis(t, { zone: timeZone }).endOf('day').toMillis();
 }
 
 /**
  * The chart window the VIEW link opens. Endless: 20 minutes plus the measurement interval either
  * side of the start. Otherwise 60 minutes before the start to 60 minutes after the end, or (still
- * open) to the end of the start's day.
+ * open) to the end of the start's day in the organisation's zone.
  */
-export function notificationViewWindow(n: Timed, measurementIntervalMinutes: number): { start: number; end: number } {
+export function notificationViewWindow(n: Timed, measurementIntervalMinutes: number, timeZone: string): { start: number; end: number } {
   if (n.endless) {
     const pad = (20 + Math.max(0, measurementIntervalMinutes)) * MINUTE;
     return { start: n.startTime - pad, end: n.startTime + pad };
   }
-  const end = n.endTime === null || n.endTime === undefined ? endOfDay(n.startTime) : n.endTime + 60 * MINUTE;
+  const end = n.endTime === null || n.endTime === undefined ? endOfDay(n.startTime, timeZone) : n.endTime + 60 * MINUTE;
   return { start: n.startTime - 60 * MINUTE, end };
 }
 

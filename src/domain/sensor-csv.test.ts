@@ -35,7 +35,9 @@ describe('organisation sensor CSV (monitoring-client 7)', () => {
     const [, row] = sensorsCsv([sensor({ name: '=HYPERLINK("x"), tank' })]).trim().split('\r\n');
     expect(row.split(',')[1]).toBe('"\'=HYPERLINK(""x"")');
   });
-  it('is named with the organisation name and date', () => {
-    expect(sensorsCsvName('Riverbend Water', new Date(2026, 0, 5))).toBe('Riverbend Water sensors 2026-01-05.csv');
+  it("is named with the organisation name and the date in the organisation's zone", () => {
+    const t = Date.UTC(2026, 0, 5, 20, 0); // 5 January 20:00 UTC is already 6 January in Auckland
+    expect(sensorsCsvName('Riverbend Water', t, 'Pacific/Auckland')).toBe('Riverbend Water sensors 2026-01-06.csv');
+    expect(sensorsCsvName('Riverbend Water', t, 'America/New_York')).toBe('Riverbend Water sensors 2026-01-05.csv');
   });
 });

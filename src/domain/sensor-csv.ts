@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import type { Sensor } from '../contract/sensor.schema';
 import { levelMm, levelPercent } from './sensor-format';
 import { volumeLitres } from './tank-volume';
@@ -28,9 +29,8 @@ export function sensorsCsv(sensors: readonly Sensor[]): string {
   return [SENSOR_CSV_HEADER.join(','), ...rows].join('\r\n') + '\r\n';
 }
 
-/** '{organisation name} sensors {YYYY-MM-DD}.csv' with characters file systems refuse removed. */
-export function sensorsCsvName(orgName: string, now: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const date = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+/** '{organisation name} sensors {YYYY-MM-DD}.csv', dated in the organisation's zone, with characters file systems refuse removed. */
+export function sensorsCsvName(orgName: string, now: number, timeZone: string): string {
+  const date = DateTime.fromMillis(now, { zone: timeZone }).toISODate();
   return `${orgName.replace(/[\\/:*?"<>|]+/g, '').trim()} sensors ${date}.csv`;
 }

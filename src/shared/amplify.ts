@@ -1,6 +1,7 @@
 import { Amplify } from 'aws-amplify';
 import { fetchAuthSession } from 'aws-amplify/auth';
 import { z } from 'zod';
+import { credentialsRefreshDue } from '../domain/token-refresh';
 import { configureGateway } from './api';
 import { configureLive } from './live';
 import type { ClientConfig } from './session';
@@ -27,10 +28,33 @@ export async function loadClientConfig(url = '/config.json'): Promise<ClientConf
 /** Sign-in goes straight to the user pool with the password (no SRP): the flow the identity endpoint and Cognito both speak. */
 export const AUTH_FLOW = 'USER_PASSWORD_AUTH' as const;
 
-/** The current ID token; Amplify refreshes the tokens when they are close to expiry. */
+/** Server clock minus this device's, measured when a refreshed token arrives (its iat). */
+let clockDrift = 0;
+let refreshing: Promise<string | undefined> | undefined;
+
+async function forceRefresh(): Promise<string | undefined> {
+  const token = (await fetchAuthSession({ forceRefresh: true })).tokens?.idToken;
+  if (typeof token?.payload.iat === 'number') clockDrift = token.payload.iat * 1000 - Date.now();
+  return token?.toString();
+}
+
+/**
+ * The current ID token, refreshed when within 60 s of expiry (monitoring-client 9), not at
+ * Amplify's own 5 s: the gateway client, the data worker's loads and the MQTT connection all take
+ * their token here, and each must outlive the work it starts. Concurrent callers share one refresh.
+ */
 export async function currentIdToken(): Promise<string | undefined> {
-  const session = await fetchAuthSession();
-  return session.tokens?.idToken?.toString();
+  const token = (await fetchAuthSession()).tokens?.idToken;
+  const { exp, iat } = token?.payload ?? {};
+  if (!token || typeof exp !== 'number' || !credentialsRefreshDue({ exp, iat: typeof iat === 'number' ? iat : undefined }, Date.now(), clockDrift)) return token?.toString();
+  refreshing ??= forceRefresh().finally(() => (refreshing = undefined));
+  try {
+    return await refreshing;
+  } catch (err) {
+    // the refresh failed (network): a token that has not expired yet still serves
+    if (exp * 1000 > Date.now() + clockDrift) return token.toString();
+    throw err;
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   liveMeasurementMessageSchema,
   liveNotificationMessageSchema,
   liveSensorStateMessageSchema,
+  liveSensorSettingsMessageSchema,
   type LiveMeasurementMessage,
   type LiveSubscribe,
   type OrgLiveHandlers,
@@ -78,7 +79,7 @@ export function createLiveConnection(cfg: LiveConfig) {
           try {
             body = JSON.parse(text);
           } catch {
-            return;
+            return reportDroppedLiveMessage(topic, 'not JSON');
           }
           filters.forEach((ls, f) => matches(f, topic) && ls.forEach((l) => l.onMessage(topic, body)));
         });
@@ -167,17 +168,30 @@ export function closeLive() {
   live = undefined;
 }
 
-function parsed<T>(schema: z.ZodType<T>, body: unknown, onError?: (e: Error) => void): T | undefined {
+/** Where dropped live messages are reported (the console; replaceable for error reporting and tests). */
+let reportDroppedLiveMessage = (topic: string, reason: string) => console.warn(`Dropped a malformed live message on ${topic}: ${reason}`);
+export function setDroppedLiveMessageReporter(report: (topic: string, reason: string) => void) {
+  reportDroppedLiveMessage = report;
+}
+
+/**
+ * A message that does not match its schema is dropped and logged; the view stays live for the
+ * next one. Only the connection failing (onError) ends live mode.
+ */
+function parsed<T>(schema: z.ZodType<T>, topic: string, body: unknown): T | undefined {
   const r = schema.safeParse(body);
-  if (!r.success) onError?.(new Error(`Unexpected live message: ${r.error.issues[0]?.message ?? 'invalid'}`));
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    reportDroppedLiveMessage(topic, issue ? `${issue.path.join('.') || 'message'}: ${issue.message}` : 'invalid');
+  }
   return r.success ? r.data : undefined;
 }
 
 /** The chart machine's live source: new points of one sensor (orgs/{orgId}/sensors/{sensorId}/measurements). */
 export const subscribeLive: LiveSubscribe = ({ orgId, sensorId }, onMessage, onError) => {
   return connection().listen(`orgs/${orgId}/sensors/${sensorId}/measurements`, {
-    onMessage: (_t, body) => {
-      const msg = parsed(liveMeasurementMessageSchema, body, onError);
+    onMessage: (topic, body) => {
+      const msg = parsed(liveMeasurementMessageSchema, topic, body);
       if (msg) onMessage(msg);
     },
     onError,
@@ -187,22 +201,29 @@ export const subscribeLive: LiveSubscribe = ({ orgId, sensorId }, onMessage, onE
 /** Organisation-wide live state for the dashboard, sensors list and notifications page. */
 export function subscribeOrg(orgId: string, h: OrgLiveHandlers): () => void {
   const l = connection();
-  const sensor = (_t: string, body: unknown) => {
-    const msg = parsed(liveMeasurementMessageSchema.partial({ measurements: true }), body, h.onError) as Partial<LiveMeasurementMessage> | undefined;
+  const sensor = (topic: string, body: unknown) => {
+    const msg = parsed(liveMeasurementMessageSchema.partial({ measurements: true }), topic, body) as Partial<LiveMeasurementMessage> | undefined;
     if (msg?.sensorId) h.onSensor?.({ sensorId: msg.sensorId, serial: msg.serial ?? '', latestData: msg.latestData ?? {}, measurements: msg.measurements ?? [] });
   };
   const offs = [
     l.listen(`orgs/${orgId}/sensors/+/measurements`, { onMessage: sensor, onError: h.onError }),
     l.listen(`orgs/${orgId}/sensors/+/state`, {
-      onMessage: (_t, body) => {
-        const msg = parsed(liveSensorStateMessageSchema, body, h.onError);
+      onMessage: (topic, body) => {
+        const msg = parsed(liveSensorStateMessageSchema, topic, body);
         if (msg) h.onSensor?.({ ...msg, measurements: [] });
       },
       onError: h.onError,
     }),
+    l.listen(`orgs/${orgId}/sensors/+/settings`, {
+      onMessage: (topic, body) => {
+        const msg = parsed(liveSensorSettingsMessageSchema, topic, body);
+        if (msg) h.onSensorSettings?.(msg);
+      },
+      onError: h.onError,
+    }),
     l.listen(`orgs/${orgId}/notifications`, {
-      onMessage: (_t, body) => {
-        const msg = parsed(liveNotificationMessageSchema, body, h.onError);
+      onMessage: (topic, body) => {
+        const msg = parsed(liveNotificationMessageSchema, topic, body);
         if (msg) h.onNotification?.(msg);
       },
       onError: h.onError,

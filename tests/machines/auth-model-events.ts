@@ -27,6 +27,7 @@ const userEvents: ModelEvent[] = [
   { type: 'SUBMIT_NEW_PASSWORD', password: GOOD_PASSWORD, confirmation: 'something else' },
   { type: 'FORGOT_PASSWORD' },
   { type: 'SHOW_LOGIN' },
+  { type: 'SHOW_SIGNUP' },
   { type: 'REQUEST_CODE', email: 'Owner@demo.test' },
   { type: 'CONFIRM_RESET', code: '123456', password: GOOD_PASSWORD, confirmation: GOOD_PASSWORD },
   { type: 'CONFIRM_RESET', code: '12ab', password: GOOD_PASSWORD, confirmation: GOOD_PASSWORD },

@@ -9,6 +9,7 @@ import { authMachine, authViewMode, type AuthSnapshot } from '../../machines/aut
 import { AcceptPage } from '../../src/features/auth/accept-page';
 import { ForgotPasswordPage } from '../../src/features/auth/forgot-password-page';
 import { LoginPage } from '../../src/features/auth/login-page';
+import { SignupPage } from '../../src/features/signup/signup-page';
 import { LOGIN_MESSAGES, RESET_MESSAGES } from '../../src/domain/messages';
 import { theme } from '../../src/app/theme';
 import { controlledActors, coveringPaths, flush, modelMachine, replay, uncovered, type ModelEvent } from './auth-model-kit';
@@ -28,6 +29,7 @@ function mountLoginView() {
       { path: '/login', element: <LoginPage auth={actor} /> },
       { path: '/forgot-password', element: <ForgotPasswordPage auth={actor} /> },
       { path: '/accept', element: <AcceptPage auth={actor} /> },
+      { path: '/signup', element: <SignupPage auth={actor} supportHref="mailto:help@example.com" /> },
     ],
     { initialEntries: ['/login'] },
   );
@@ -91,6 +93,8 @@ async function perform(view: View, event: ModelEvent) {
       type('New password', event.password as string);
       type('Confirm new password', event.confirmation as string);
       return press('Accept invitation');
+    // the sign-up wizard sends it when it opens (src/features/signup/signup-page.tsx)
+    case 'SHOW_SIGNUP':
     case 'REFRESH_USER':
     case 'SESSION_EXPIRED':
     case 'LOGOUT':
@@ -167,6 +171,31 @@ describe('auth rules seen in the login view (monitoring-client 5, 8)', () => {
     call.reject({ name: 'UserNotFoundException', message: 'User does not exist.' });
     await settle();
     expect(screen.getByText('Incorrect email or password.')).toBeTruthy();
+  });
+
+  it("issue 9 gap 4: 'Incorrect email or password.' is gone after going to sign-up and pressing Cancel", async () => {
+    const view = await start();
+    await perform(view, { type: 'LOGIN', email: 'member@demo.test', password: 'wrong' });
+    view.ctl.take('signIn').reject({ name: 'NotAuthorizedException', message: 'Incorrect username or password.' });
+    await settle();
+    expect(screen.getByText(LOGIN_MESSAGES.badCredentials)).toBeTruthy();
+    await go(view, '/signup');
+    await settle();
+    await press('Cancel');
+    expect(path(view)).toBe('/login');
+    expect(screen.queryByText(LOGIN_MESSAGES.badCredentials)).toBeNull();
+  });
+
+  it('issue 9 gap 8: the wizard opened from the reset form still signs the new user in (its LOGIN is heard)', async () => {
+    const view = await start();
+    await perform(view, { type: 'FORGOT_PASSWORD' });
+    expect(view.actor.getSnapshot().matches({ unauthenticated: 'reset' })).toBe(true);
+    await go(view, '/signup');
+    await settle();
+    // what the wizard sends when sign-up is Ok
+    view.actor.send({ type: 'LOGIN', email: 'New@Example.com', password: 'First-pass-2026!' });
+    await settle();
+    expect(view.ctl.take('signIn').input).toEqual({ email: 'new@example.com', password: 'First-pass-2026!' });
   });
 
   it('a failed current-user lookup shows the date-and-time message and clears the session', async () => {

@@ -1,104 +1,174 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, type EventObject } from 'xstate';
+import { assign, createActor, setup, type EventObject, type SnapshotFrom } from 'xstate';
 import { createTestModel } from 'xstate/graph';
-import { busyLabel, claimFormMachine, type ClaimFormMode, type ClaimFormSnapshot } from '../../machines/claim-form.machine';
+import { busyLabel, claimFormMachine, type ClaimFormMode } from '../../machines/claim-form.machine';
 import { NETWORK_MESSAGE } from '../../src/domain/messages';
 import { SIGN_UP_MESSAGES } from '../../src/domain/sign-up-rules';
-import { controlledActors, coveringPaths, modelMachine, replay, uncovered, type ModelEvent } from './auth-model-kit';
+import { controlledActors, coveringPaths, flush, machineCoverage, modelUncovered } from './model-kit';
 
-// Monitoring-client 4 (claim form) and 5 (serial and claim code rules), for sign-up ('claim') and Add Sensor ('add').
-const VALID_SERIAL = ' c0ffee01 ';
-const VALID_CODE = ' C0FFEE01-0000-4000-8000-000000000001 ';
+// Monitoring-client 4 (claim form: idle, validating, then success or error; editing a field clears
+// that field's error; the modal resets when reopened) and 5 (serial and claim code rules; a failed
+// claim shows the 'invalid' claim-code message), for sign-up ('claim') and Add Sensor ('add').
+
+type Kind = 'empty' | 'valid' | 'bad';
+type Field = 'serial' | 'claimCode';
+/** What the form shows: nothing, one field's message, or a message for the whole form. */
+type Shown = { field: Field | 'form'; message: string } | null;
+
+const TYPED: Record<Field, Record<Exclude<Kind, 'empty'>, string>> = {
+  serial: { valid: ' c0ffee01 ', bad: 'XYZ' },
+  claimCode: { valid: ' C0FFEE01-0000-4000-8000-000000000001 ', bad: 'c0ffee01-0000' },
+};
+const SENT = { serial: 'C0FFEE01', claimCode: 'c0ffee01-0000-4000-8000-000000000001' };
+const ADDED = { id: 'sensor-1', serial: 'C0FFEE01' };
+const REFUSED = { code: 'ALREADY_CLAIMED', status: 409, message: 'This sensor already belongs to an organisation.' };
+
+type ModelEvent =
+  | { type: 'TYPE'; field: Field; kind: Exclude<Kind, 'empty'> }
+  | { type: 'SUBMIT' }
+  | { type: 'RESET' }
+  // how the submit call ends
+  | { type: 'ADDED' }
+  | { type: 'CODE_REFUSED' }
+  | { type: 'OFFLINE' }
+  | { type: 'OTHER_REFUSAL' };
+
+/** The spec's rule order: the serial is checked before the claim code; the first failure is shown. */
+function firstFailure(c: { serial: Kind; claimCode: Kind }): Shown {
+  if (c.serial === 'empty') return { field: 'serial', message: SIGN_UP_MESSAGES.serialRequired };
+  if (c.serial === 'bad') return { field: 'serial', message: SIGN_UP_MESSAGES.serialInvalid };
+  if (c.claimCode === 'empty') return { field: 'claimCode', message: SIGN_UP_MESSAGES.claimCodeRequired };
+  if (c.claimCode === 'bad') return { field: 'claimCode', message: SIGN_UP_MESSAGES.claimCodeInvalid };
+  return null;
+}
+
+/** The claim form as the spec describes it, written without looking at the machine's configuration. */
+function claimFormModel(mode: ClaimFormMode) {
+  const invalidCode: Shown = { field: 'claimCode', message: SIGN_UP_MESSAGES.claimCodeInvalid };
+  const blank = { serial: 'empty' as Kind, claimCode: 'empty' as Kind, shown: null as Shown };
+  return setup({
+    types: { context: {} as typeof blank, events: {} as ModelEvent },
+    guards: {
+      inputFails: ({ context }) => firstFailure(context) !== null,
+      // editing a field clears that field's error (a form-wide message goes with any edit)
+      errorStays: ({ context, event }) => event.type === 'TYPE' && context.shown !== null && context.shown.field !== 'form' && context.shown.field !== event.field,
+    },
+    actions: {
+      type: assign(({ context, event }) => {
+        const { field, kind } = event as Extract<ModelEvent, { type: 'TYPE' }>;
+        const cleared = context.shown && (context.shown.field === field || context.shown.field === 'form');
+        return { [field]: kind, shown: cleared ? null : context.shown };
+      }),
+      showFirstFailure: assign({ shown: ({ context }) => firstFailure(context) }),
+    },
+  }).createMachine({
+    id: 'claimFormModel',
+    context: blank,
+    initial: 'idle',
+    on: { RESET: { target: '.idle', actions: assign(() => blank) } },
+    states: {
+      idle: {
+        on: {
+          TYPE: { actions: 'type' },
+          SUBMIT: [{ guard: 'inputFails', target: 'error', actions: 'showFirstFailure' }, { target: 'validating' }],
+        },
+      },
+      // inputs disabled: nothing typed reaches the form
+      validating: {
+        on: {
+          ADDED: 'success',
+          CODE_REFUSED: { target: 'error', actions: assign({ shown: invalidCode }) },
+          OFFLINE: { target: 'error', actions: assign({ shown: { field: 'form', message: NETWORK_MESSAGE } }) },
+          // a failed claim at sign-up always reads as the invalid claim code; adding says what the server said
+          OTHER_REFUSAL: { target: 'error', actions: assign({ shown: mode === 'claim' ? invalidCode : { field: 'form', message: REFUSED.message } }) },
+        },
+      },
+      error: {
+        on: {
+          TYPE: [{ guard: 'errorStays', actions: 'type' }, { target: 'idle', actions: 'type' }],
+          SUBMIT: [{ guard: 'inputFails', actions: 'showFirstFailure' }, { target: 'validating', actions: assign({ shown: null }) }],
+        },
+      },
+      success: {},
+    },
+  });
+}
+type ModelSnap = SnapshotFrom<ReturnType<typeof claimFormModel>>;
 
 const events: ModelEvent[] = [
-  { type: 'CHANGE', field: 'serial', value: VALID_SERIAL },
-  { type: 'CHANGE', field: 'serial', value: 'XYZ' },
-  { type: 'CHANGE', field: 'claimCode', value: VALID_CODE },
+  { type: 'TYPE', field: 'serial', kind: 'valid' },
+  { type: 'TYPE', field: 'serial', kind: 'bad' },
+  { type: 'TYPE', field: 'claimCode', kind: 'valid' },
+  { type: 'TYPE', field: 'claimCode', kind: 'bad' },
   { type: 'SUBMIT' },
   { type: 'RESET' },
-  { type: 'xstate.done.actor.submit', output: { id: 'sensor-1' } },
-  { type: 'xstate.error.actor.submit', error: { code: 'INVALID_CLAIM_CODE', status: 400, message: 'Invalid claim code' } },
-  { type: 'xstate.error.actor.submit', error: { code: 'NETWORK_ERROR', status: 0, message: 'Failed to fetch' } },
-  { type: 'xstate.error.actor.submit', error: { code: 'ALREADY_CLAIMED', status: 409, message: 'This sensor already belongs to an organisation.' } },
+  { type: 'ADDED' },
+  { type: 'CODE_REFUSED' },
+  { type: 'OFFLINE' },
+  { type: 'OTHER_REFUSAL' },
 ];
 
-describe.each<ClaimFormMode>(['claim', 'add'])('claim form machine, mode %s (monitoring-client 4)', (mode) => {
-  const machine = modelMachine(claimFormMachine);
-  const model = createTestModel(machine, { events: events as never, input: { mode } });
-  const paths = coveringPaths(model);
+function startForm(mode: ClaimFormMode, inspect: ReturnType<typeof machineCoverage>['inspect']) {
+  const ctl = controlledActors(['submit']);
+  const actor = createActor(claimFormMachine.provide({ actors: ctl.actors }), { input: { mode }, inspect }).start();
+  return { ctl, actor };
+}
+type Form = ReturnType<typeof startForm>;
 
-  it('has paths that reach every state and take every transition', () => {
-    expect(uncovered(machine, paths)).toEqual({ states: [], transitions: [] });
-    expect(uncovered(machine, paths.slice(0, 2)).transitions.length).toBeGreaterThan(0);
+/** Makes the real form take the model's step: what the user typed or pressed, or how the call ended. */
+async function drive({ ctl, actor }: Form, event: ModelEvent) {
+  switch (event.type) {
+    case 'TYPE': actor.send({ type: 'CHANGE', field: event.field, value: TYPED[event.field][event.kind] }); break;
+    case 'ADDED': ctl.take('submit').resolve(ADDED); break;
+    case 'CODE_REFUSED': ctl.take('submit').reject({ code: 'INVALID_CLAIM_CODE', status: 400, message: 'Invalid claim code' }); break;
+    case 'OFFLINE': ctl.take('submit').reject({ code: 'NETWORK_ERROR', status: 0, message: 'Failed to fetch' }); break;
+    case 'OTHER_REFUSAL': ctl.take('submit').reject(REFUSED); break;
+    case 'RESET':
+      actor.send(event);
+      ctl.calls.length = 0; // a call in flight is abandoned with the form
+      break;
+    default: actor.send(event);
+  }
+  await flush();
+}
+
+/** What the user sees in the state the model says the form is in, and what was sent. */
+function check({ ctl, actor }: Form, expected: ModelSnap, mode: ClaimFormMode) {
+  const real = actor.getSnapshot();
+  expect(real.value).toBe(expected.value);
+  const c = expected.context;
+  for (const field of ['serial', 'claimCode'] as const) expect(real.context[field], field).toBe(c[field] === 'empty' ? '' : TYPED[field][c[field]]);
+  const shown = { serial: real.context.errors.serial, claimCode: real.context.errors.claimCode, form: real.context.formError ?? undefined };
+  expect(shown).toEqual({ serial: undefined, claimCode: undefined, form: undefined, ...(c.shown ? { [c.shown.field]: c.shown.message } : {}) });
+  if (expected.matches('validating')) {
+    // trimmed and normalised before they are sent; the button reads the busy label
+    expect(ctl.peek('submit')?.input).toEqual(SENT);
+    expect(busyLabel(mode)).toBe(mode === 'claim' ? 'Validating...' : 'Adding...');
+  } else expect(ctl.calls, 'no call left pending').toEqual([]);
+  if (expected.matches('success')) expect(real.context.result).toEqual(ADDED);
+}
+
+describe.each<ClaimFormMode>(['claim', 'add'])('claim form machine against its model, mode %s (monitoring-client 4, 5)', (mode) => {
+  const model = claimFormModel(mode);
+  const paths = coveringPaths(createTestModel(model, { events }));
+  const coverage = machineCoverage(claimFormMachine);
+
+  it('the paths reach every state and take every transition of the model', () => {
+    expect(modelUncovered(model, paths)).toEqual({ states: [], transitions: [] });
   });
 
   it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
-    const { actors, take, calls } = controlledActors(['submit']);
-    const actor = createActor(claimFormMachine.provide({ actors }), { input: { mode } }).start();
-    let submitted: unknown = null;
+    const form = startForm(mode, coverage.inspect);
+    const exec = ({ event }: { event: EventObject }) => drive(form, event as ModelEvent);
     await path.test({
-      events: Object.fromEntries(
-        events.map((e) => [
-          e.type,
-          ({ event }: { event: EventObject }) => replay(actor, take, event),
-        ]),
-      ),
-      states: {
-        '*': (expected) => {
-          const real = actor.getSnapshot() as ClaimFormSnapshot;
-          expect(real.value).toEqual(expected.value);
-          expect(real.context).toEqual(expected.context);
-        },
-        validating: () => {
-          // The values are trimmed and normalised before they are sent; the button reads the busy label.
-          const pending = calls.find((c) => c.src === 'submit');
-          submitted = pending?.input;
-          expect(submitted).toEqual({ serial: 'C0FFEE01', claimCode: 'c0ffee01-0000-4000-8000-000000000001' });
-          expect(busyLabel(mode)).toBe(mode === 'claim' ? 'Validating...' : 'Adding...');
-        },
-        error: (s) => {
-          const { errors, formError } = (s as ClaimFormSnapshot).context;
-          // The first failure is shown, under its field; a failed claim shows the 'invalid' claim-code message.
-          const shown = [errors.serial, errors.claimCode, formError].filter(Boolean);
-          expect(shown).toHaveLength(1);
-          expect([
-            SIGN_UP_MESSAGES.serialRequired,
-            SIGN_UP_MESSAGES.serialInvalid,
-            SIGN_UP_MESSAGES.claimCodeRequired,
-            SIGN_UP_MESSAGES.claimCodeInvalid,
-            NETWORK_MESSAGE,
-            'This sensor already belongs to an organisation.',
-          ]).toContain(shown[0]);
-          if (mode === 'claim') expect(formError === null || formError === NETWORK_MESSAGE).toBe(true);
-        },
-      },
+      events: Object.fromEntries(events.map((e) => [e.type, exec])) as never,
+      states: { '*': (s) => check(form, s as ModelSnap, mode) },
     });
-    actor.stop();
-  });
-});
-
-describe('claim form rules (monitoring-client 4, 5)', () => {
-  const start = (mode: ClaimFormMode) => createActor(claimFormMachine, { input: { mode } }).start();
-
-  it('checks the serial before the claim code and shows only the first failure', () => {
-    const a = start('claim');
-    a.send({ type: 'SUBMIT' });
-    expect(a.getSnapshot().context.errors).toEqual({ serial: SIGN_UP_MESSAGES.serialRequired });
-    a.send({ type: 'CHANGE', field: 'serial', value: 'A3B4C5' });
-    a.send({ type: 'SUBMIT' });
-    expect(a.getSnapshot().context.errors).toEqual({ claimCode: SIGN_UP_MESSAGES.claimCodeRequired });
+    form.actor.stop();
   });
 
-  it('editing a field clears only that field’s error, and RESET empties the form', () => {
-    const a = start('add');
-    a.send({ type: 'CHANGE', field: 'serial', value: 'nothex' });
-    a.send({ type: 'SUBMIT' });
-    expect(a.getSnapshot().context.errors.serial).toBe(SIGN_UP_MESSAGES.serialInvalid);
-    a.send({ type: 'CHANGE', field: 'claimCode', value: 'x' });
-    expect(a.getSnapshot().context.errors.serial).toBe(SIGN_UP_MESSAGES.serialInvalid);
-    a.send({ type: 'CHANGE', field: 'serial', value: 'A3B4C5' });
-    expect(a.getSnapshot().context.errors).toEqual({});
-    a.send({ type: 'RESET' });
-    expect(a.getSnapshot().context).toMatchObject({ serial: '', claimCode: '', errors: {}, mode: 'add' });
+  // runs after the paths (tests run in order): they went through all of the real machine
+  it('the paths exercised every state and transition of the real machine', () => {
+    expect(coverage.uncovered()).toEqual({ states: [], transitions: [] });
   });
 });

@@ -4,9 +4,10 @@ import { startTestServer, testDrivers, type TestServer } from './harness';
 import { makeOrg, makeSensor } from './fixtures';
 import { collect, sendUplink } from './live-helpers';
 import { startExternalIngest } from '../../server/broker/external-ingest';
+import { markServiceUsed, serviceUrl } from './services';
 
 // Runs against a real broker: this machine's Mosquitto (TEST_MQTT_URL=mqtt://127.0.0.1:1883 in CI).
-const url = process.env.TEST_MQTT_URL;
+const url = serviceUrl('mqtt');
 
 describe.skipIf(!url).each(testDrivers)('with MQTT_URL the server uses an external broker, on %s (DESIGN.md: grown past one machine)', (driver) => {
   let s: TestServer;
@@ -19,6 +20,7 @@ describe.skipIf(!url).each(testDrivers)('with MQTT_URL the server uses an extern
     org = await makeOrg(s.ctx.db);
     sensor = await makeSensor(s.ctx.db, org.id);
     watcher = await mqtt.connectAsync(url!, { clientId: `watch-${sensor.serial}`, reconnectPeriod: 0 });
+    markServiceUsed('mqtt');
   });
   afterAll(async () => {
     await watcher?.endAsync();

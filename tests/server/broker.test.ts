@@ -58,11 +58,19 @@ describe.each(testDrivers)('MQTT broker at /mqtt on %s (DESIGN.md Live data)', (
     await expect(connectWs(s, '')).rejects.toThrow();
   });
 
-  it('lets no browser client publish on an organisation topic', async () => {
+  it('lets no browser client publish on an organisation topic: it is dropped and nothing reaches subscribers', async () => {
+    const watcher = await connectWs(s, await s.tokenFor(member.id));
+    const inbox = collect(watcher);
+    await watcher.subscribeAsync(`orgs/${org.id}/#`, { qos: 1 });
     const c = await connectWs(s, await s.tokenFor(member.id));
     const closed = new Promise<void>((r) => c.once('close', () => r()));
     c.publish(`orgs/${org.id}/sensors/${sensor.id}/measurements`, JSON.stringify({ fake: true }), { qos: 1 });
     await closed; // aedes drops a client whose publish is not authorised
+    // a real uplink after the forged one: once it arrives, anything forwarded before it would have too
+    await sendUplink(s, sensor.deviceKey, { serial: sensor.serial, measurements: [{ time: T0 + 120_000, rawDistance: 1220 }] });
+    await inbox.next((x) => x.topic === `orgs/${org.id}/sensors/${sensor.id}/measurements` && x.body.sensorId === sensor.id);
+    expect(inbox.messages.filter((m) => 'fake' in m.body)).toEqual([]);
+    await watcher.endAsync();
   });
 
   describe('device uplinks over MQTT devices/{serial}/uplink', () => {

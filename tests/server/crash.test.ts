@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { testDrivers } from './harness';
+import { markServiceUsed } from './services';
 import { openDb, type Db } from '../../server/db/db';
 import { migrate } from '../../server/db/migrate';
 import { makeOrg, makeSensor } from './fixtures';
@@ -26,6 +27,7 @@ async function prepareStore(driver: 'pglite' | 'postgres') {
     return { env: { DATA_DIR: dir }, open: () => openDb({ dataDir: dir }), drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const admin = process.env.TEST_DATABASE_URL!;
+  markServiceUsed('postgres');
   const name = `tw_crash_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   const a = new pg.Client({ connectionString: admin });
   await a.connect();

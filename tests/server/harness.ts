@@ -4,9 +4,10 @@ import { loadConfig, type Config } from '../../server/config';
 import { openDb, type Db } from '../../server/db/db';
 import { startServer, type RunningServer } from '../../server/start';
 import { issueTokens } from '../../server/identity/tokens';
+import { markServiceUsed, serviceUrl } from './services';
 
-/** Drivers every server test runs on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
-export const testDrivers: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+/** Drivers every server test runs on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set (loudly skipped otherwise). */
+export const testDrivers: ('pglite' | 'postgres')[] = serviceUrl('postgres') ? ['pglite', 'postgres'] : ['pglite'];
 
 /** A fresh, empty database of the given driver; PostgreSQL gets a throw-away database of its own. */
 export async function freshDb(driver: 'pglite' | 'postgres'): Promise<{ db: Db; drop(): Promise<void> }> {
@@ -15,6 +16,7 @@ export async function freshDb(driver: 'pglite' | 'postgres'): Promise<{ db: Db; 
     return { db, drop: () => db.close() };
   }
   const adminUrl = process.env.TEST_DATABASE_URL!;
+  markServiceUsed('postgres');
   const name = `tw_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react';
 import { AppShell, Burger, Divider, Drawer, Group, Stack, Text, UnstyledButton } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure } from '@mantine/hooks';
 import { IconBell, IconRipple } from '@tabler/icons-react';
 import { Link, NavLink } from 'react-router-dom';
 import { useSession } from '../../shared/session';
 import { SECTION_LABELS, sectionsFor, type OrgSection } from '../sections';
-import { MOBILE_QUERY, NAVBAR_HEIGHT } from '../theme';
+import { useIsMobile } from '../../shared/layout';
+import { NAVBAR_HEIGHT } from '../theme';
 import { Brand } from './brand';
 import classes from './app-frame.module.css';
 import { OrgSwitcher } from './org-switcher';
@@ -16,7 +17,7 @@ const ICONS: Record<OrgSection, ReactNode> = { sensors: <IconRipple size={18} />
 /** The organisation frame (organisation-and-routes 2.5): 60 px navbar with the sections, switcher and profile menu. */
 export function AppFrame({ children }: { children: ReactNode }) {
   const { org, orgPath } = useSession();
-  const mobile = useMediaQuery(MOBILE_QUERY);
+  const mobile = useIsMobile();
   const [drawer, { toggle, close }] = useDisclosure(false);
   const sections = sectionsFor(org);
 

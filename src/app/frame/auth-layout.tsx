@@ -1,8 +1,7 @@
 import { Box, Center, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconBellRinging, IconChartAreaLine, IconBuildingCommunity } from '@tabler/icons-react';
 import { Outlet } from 'react-router-dom';
-import { MOBILE_QUERY } from '../theme';
+import { useIsMobile } from '../../shared/layout';
 import { Brand } from './brand';
 
 const WAVES =
@@ -10,7 +9,7 @@ const WAVES =
 
 /** The signed-out pages: a calm brand panel beside the form (the form alone below 900 px). */
 export function AuthLayout() {
-  const mobile = useMediaQuery(MOBILE_QUERY);
+  const mobile = useIsMobile();
   return (
     <Box mih="100dvh" style={{ display: 'flex' }}>
       {!mobile && (

@@ -22,7 +22,9 @@ export interface ChartPaneProps {
 
 /** The sensor's chart: one chart machine per sensor, fed by the data worker. */
 export function ChartPane({ sensor, org, height = 335 }: ChartPaneProps) {
-  return <Chart key={`${org.id}/${sensor.id}`} sensor={sensor} org={org} height={height} />;
+  // a saved conversion or offset changes the data modes and every converted value: start afresh
+  const settings = `${JSON.stringify(sensor.conversionConfigs[0] ?? null)}/${sensor.displayInfo.offsetMeasurement ?? ''}`;
+  return <Chart key={`${org.id}/${sensor.id}/${settings}`} sensor={sensor} org={org} height={height} />;
 }
 
 function Chart({ sensor, org, height }: Required<ChartPaneProps>) {

@@ -8,8 +8,8 @@ import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 // Bundled, MapLibre cannot find its worker beside itself: point it at the emitted asset.
 maplibregl.setWorkerUrl(workerUrl);
 
-/** Zoom of the small dashboard map: close enough to place the sensor, wide enough to show the coast around it. */
-export const DASHBOARD_MAP_ZOOM = 7;
+/** The map's default zoom (monitoring-client 9: map default zoom 14): the streets around the sensor. */
+export const DASHBOARD_MAP_ZOOM = 14;
 
 interface SensorMapProps {
   latitude: number | null;
@@ -47,6 +47,8 @@ export function SensorMap({ latitude, longitude, name, styleUrl, height = 240 }:
       const center: [number, number] = [longitude!, latitude!];
       map = new maplibregl.Map({ container: box.current, style: styleUrl, center, zoom: DASHBOARD_MAP_ZOOM, attributionControl: false, cooperativeGestures: true });
       map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
+      // the scale tells the user how far they see (and at the default zoom reads in metres)
+      map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
       new maplibregl.Marker({ color: '#0ca678' }).setLngLat(center).setPopup(new maplibregl.Popup({ offset: 24, closeButton: false }).setText(name)).addTo(map);
       map.on('error', () => {}); // a missing tile must not break the dashboard
     } catch {

@@ -3,8 +3,9 @@ import { Alert, Anchor, Badge, Center, Group, Loader, Pagination, Paper, Select,
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
 import '@mantine/dates/styles.css';
 import { IconAlertCircle, IconCalendar, IconCircleCheck } from '@tabler/icons-react';
-import dayjs from 'dayjs';
+import { DateTime } from 'luxon';
 import type { Sensor } from '../../contract/sensor.schema';
+import { dayOf, pickedDaysRange } from '../../domain/date-presets';
 import { ERROR_FILTERS, ERROR_SORT_OPTIONS, errorLabel, normaliseErrorCode, sortAndFilterErrors, summariseErrors, type ErrorFilter, type ErrorSort } from '../../domain/measurement-errors';
 import { formatTime, type TimeDisplay } from '../../domain/time-format';
 import { codeColour, ErrorSummaryPanel } from './error-summary';
@@ -22,20 +23,22 @@ interface MeasurementErrorsPageProps {
   initialRange?: { start: number; end: number };
 }
 
-const toDay = (t: number) => dayjs(t).format('YYYY-MM-DD');
-
 /** Measurement Errors (monitoring-client 2.7), site admins: date range, sort, filter, table and analysis. */
 export function MeasurementErrorsPage({ sensor, timeDisplay, timeZone, initialRange }: MeasurementErrorsPageProps) {
+  // calendar days are the organisation's, not the browser's: its midnight, its today
+  const toDay = (t: number) => dayOf(t, timeZone);
+  const today = toDay(Date.now());
   const [range, setRange] = useState<DatesRangeValue<string>>(() =>
-    initialRange ? [toDay(initialRange.start), toDay(initialRange.end)] : [dayjs().subtract(6, 'day').format('YYYY-MM-DD'), dayjs().format('YYYY-MM-DD')],
+    initialRange ? [toDay(initialRange.start), toDay(initialRange.end)] : [DateTime.fromISO(today).minus({ days: 6 }).toISODate()!, today],
   );
   const [applied, setApplied] = useState(range as [string, string]);
   const [sort, setSort] = useState<ErrorSort>('desc');
   const [filter, setFilter] = useState<ErrorFilter>('None');
   const [page, setPage] = useState(1);
   const [attempt, setAttempt] = useState(0);
-  const start = dayjs(applied[0]).startOf('day').valueOf();
-  const end = dayjs(applied[1]).endOf('day').valueOf();
+  const picked = pickedDaysRange(applied[0], applied[1], Date.now(), timeZone);
+  const start = picked?.start ?? 1;
+  const end = picked?.end ?? 0; // a range starting after today: loading refuses start > end
   const load = useMeasurementErrors(sensor.id, start, end, attempt);
 
   const shown = useMemo(() => (load.status === 'ready' ? sortAndFilterErrors(load.errors, filter, sort) : []), [load, filter, sort]);
@@ -59,7 +62,7 @@ export function MeasurementErrorsPage({ sensor, timeDisplay, timeZone, initialRa
                 setPage(1);
               }
             }}
-            maxDate={dayjs().format('YYYY-MM-DD')}
+            maxDate={today}
             valueFormat="D MMM YYYY"
             w={{ base: '100%', xs: 260 }}
           />

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { measurementErrorPageSchema, type MeasurementError } from '../../contract/measurement.schema';
+import { messageForError } from '../../domain/messages';
 import { api } from '../../shared/api';
 
 export type ErrorsLoad = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; errors: MeasurementError[]; truncated: boolean };
@@ -15,7 +16,7 @@ export function useMeasurementErrors(sensorId: string, start: number, end: numbe
     setState({ status: 'loading' });
     (async () => {
       // loading requires start not greater than end (monitoring-client 5)
-      if (start > end) throw new Error('The start of the range is after its end.');
+      if (start > end) throw Object.assign(new Error('The start of the range is after its end.'), { code: 'INVALID_DATE_RANGE' });
       const errors: MeasurementError[] = [];
       let cursor: string | undefined;
       do {
@@ -28,8 +29,9 @@ export function useMeasurementErrors(sensorId: string, start: number, end: numbe
         cursor = page.next ?? undefined;
       } while (cursor && errors.length < MAX_ERRORS);
       if (!ctrl.signal.aborted) setState({ status: 'ready', errors, truncated: Boolean(cursor) });
-    })().catch((err: Error) => {
-      if (!ctrl.signal.aborted) setState({ status: 'error', message: err.message });
+    })().catch((err: unknown) => {
+      // the spec's message for what failed, never the raw 'Failed to fetch' or a server body
+      if (!ctrl.signal.aborted) setState({ status: 'error', message: messageForError(err) });
     });
     return () => ctrl.abort();
   }, [sensorId, start, end, attempt]);

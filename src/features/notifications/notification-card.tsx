@@ -32,7 +32,7 @@ export function NotificationCard({ notification: n, sensor, sensorsUrl, unit, ti
   const style = notificationCardStyle(n);
   const badge = notificationBadge(n);
   const Icon = STYLE[style].icon;
-  const window = notificationViewWindow(n, sensor?.config.measurementInterval ?? DEFAULT_MEASUREMENT_INTERVAL);
+  const window = notificationViewWindow(n, sensor?.config.measurementInterval ?? DEFAULT_MEASUREMENT_INTERVAL, timeZone);
   const view = sensor ? `${sensorsUrl}/${sensor.serial}?start=${window.start}&end=${window.end}` : undefined;
 
   return (

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Anchor, Box, Center, Group, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertCircle, IconBellOff } from '@tabler/icons-react';
 import { notificationListSchema, type SensorNotification } from '../../contract/notification.schema';
@@ -39,6 +39,24 @@ export function NotificationsPage() {
       off();
     };
   }, [org.id, attempt]);
+
+  // A notification of a sensor added since the list was read: read the sensors again (once per
+  // unknown id), so its card names the sensor and links to it instead of calling it gone.
+  const askedFor = useRef(new Set<string>());
+  const currentOrg = useRef(org.id);
+  currentOrg.current = org.id;
+  const unknownIds = load.status === 'ready' ? [...new Set(load.notifications.map((n) => n.sensorId))].filter((id) => !load.sensors.has(id) && !askedFor.current.has(id)) : [];
+  const unknownKey = unknownIds.join(',');
+  useEffect(() => {
+    if (!unknownKey) return;
+    unknownKey.split(',').forEach((id) => askedFor.current.add(id));
+    // not aborted when the key empties again (it does at once): only a new organisation drops it
+    const orgId = org.id;
+    api
+      .get(`/organisations/${orgId}/sensors`, { schema: sensorListSchema })
+      .then((s) => setLoad((prev) => (prev.status === 'ready' && currentOrg.current === orgId ? { ...prev, sensors: new Map(s.sensors.map((x) => [x.id, x])) } : prev)))
+      .catch(() => undefined); // the card keeps saying the sensor is not in this organisation
+  }, [unknownKey, org.id]);
 
   const ordered = useMemo(() => (load.status === 'ready' ? orderNotifications(load.notifications) : []), [load]);
 

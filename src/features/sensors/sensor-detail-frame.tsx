@@ -1,16 +1,18 @@
 import type { ReactNode } from 'react';
 import { Badge, Box, Button, Group, Menu, Paper, Tabs, Text, Title } from '@mantine/core';
-import { IconChevronDown, IconLayoutDashboard, IconTool, IconAlertOctagon } from '@tabler/icons-react';
+import { IconChevronDown, IconLayoutDashboard, IconTool, IconAlertOctagon, IconSettings } from '@tabler/icons-react';
 import type { Sensor } from '../../contract/sensor.schema';
 import { displayStatus, STATUS_COLOUR, STATUS_LABEL } from '../../domain/sensor-status';
 import { sensorTypeName } from '../../domain/sensor-types';
 
-export type DetailTab = 'dashboard' | 'errors';
+export type DetailTab = 'dashboard' | 'setup' | 'errors';
 
 interface SensorDetailFrameProps {
   sensor: Sensor;
   tab: DetailTab;
   isSiteAdmin: boolean;
+  /** Admins, owners and site admins see the Sensor Setup tab. */
+  canSetup: boolean;
   mobile: boolean;
   onTab(tab: DetailTab): void;
   children: ReactNode;
@@ -18,10 +20,10 @@ interface SensorDetailFrameProps {
 
 /**
  * The sensor header and its tabs by role (monitoring-client 2.5): Dashboard for all; site admins
- * get Measurement Errors under an Admin Tools menu (a plain tab on mobile). The Sensor Setup tab
- * appears once the setup area exists.
+ * get Measurement Errors under an Admin Tools menu (a plain tab on mobile); admins, owners and
+ * site admins get Sensor Setup.
  */
-export function SensorDetailFrame({ sensor, tab, isSiteAdmin, mobile, onTab, children }: SensorDetailFrameProps) {
+export function SensorDetailFrame({ sensor, tab, isSiteAdmin, canSetup, mobile, onTab, children }: SensorDetailFrameProps) {
   const status = displayStatus(sensor);
   return (
     <Box>
@@ -49,6 +51,11 @@ export function SensorDetailFrame({ sensor, tab, isSiteAdmin, mobile, onTab, chi
             <Tabs.Tab value="dashboard" leftSection={<IconLayoutDashboard size={16} />}>
               Dashboard
             </Tabs.Tab>
+            {canSetup && (
+              <Tabs.Tab value="setup" leftSection={<IconSettings size={16} />}>
+                Sensor Setup
+              </Tabs.Tab>
+            )}
             {isSiteAdmin && mobile && (
               <Tabs.Tab value="errors" leftSection={<IconAlertOctagon size={16} />}>
                 Measurement Errors

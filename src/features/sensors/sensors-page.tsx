@@ -1,20 +1,14 @@
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ActionIcon, Box, Button, Divider, Group, Paper, Text, Title, Tooltip } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronLeft, IconDownload, IconPlus } from '@tabler/icons-react';
 import type { Sensor } from '../../contract/sensor.schema';
 import type { Organisation } from '../../contract/organisation.schema';
 import { sensorsCsv, sensorsCsvName } from '../../domain/sensor-csv';
+import { useIsMobile } from '../../shared/layout';
 import { AddSensorModal } from './add-sensor-modal';
 import { SensorList } from './sensor-list';
 
-/** The layout breakpoint below which list and detail alternate (monitoring-client 9). */
-export const MOBILE_BREAKPOINT = 900;
-
-export function useIsMobile() {
-  return useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT - 0.02}px)`, false, { getInitialValueInEffect: false }) ?? false;
-}
 
 interface SensorsPageProps {
   org: Organisation;
@@ -51,7 +45,7 @@ export function SensorsPage({ org, sensors, sensorsUrl, selectedSerial, canAdd, 
         </Box>
         <Group gap={6} wrap="nowrap">
           <Tooltip label="Download sensors CSV" withArrow>
-            <ActionIcon variant="default" size="lg" aria-label="Download sensors CSV" onClick={() => download(sensorsCsvName(org.name, new Date()), sensorsCsv(sensors))}>
+            <ActionIcon variant="default" size="lg" aria-label="Download sensors CSV" onClick={() => download(sensorsCsvName(org.name, Date.now(), org.locale.timezone), sensorsCsv(sensors))}>
               <IconDownload size={18} />
             </ActionIcon>
           </Tooltip>

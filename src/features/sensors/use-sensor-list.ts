@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../shared/api';
 import { sensorListSchema, type Sensor } from '../../contract/sensor.schema';
-import { applyLatestData } from '../../domain/live-updates';
+import { applyLatestData, applySensorSettings } from '../../domain/live-updates';
+import { messageForError } from '../../domain/messages';
 import { subscribeOrg } from '../../shared/live';
 
 export type SensorListState = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; sensors: Sensor[] };
@@ -12,7 +13,7 @@ export const SENSORS_REFRESH_MS = 60_000;
 const byName = (a: Sensor, b: Sensor) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.serial.localeCompare(b.serial);
 
 /** The organisation's sensors sorted by name, with a reload for after Add Sensor or a failure. */
-export function useSensorList(orgId: string): SensorListState & { reload(): Promise<void> } {
+export function useSensorList(orgId: string): SensorListState & { reload(): Promise<void>; replace(sensor: Sensor): void } {
   const [state, setState] = useState<SensorListState>({ status: 'loading' });
   const load = useCallback(
     async (signal?: AbortSignal) => {
@@ -20,7 +21,7 @@ export function useSensorList(orgId: string): SensorListState & { reload(): Prom
         const { sensors } = await api.get(`/organisations/${orgId}/sensors`, { schema: sensorListSchema, signal });
         if (!signal?.aborted) setState({ status: 'ready', sensors: [...sensors].sort(byName) });
       } catch (err) {
-        if (!signal?.aborted) setState({ status: 'error', message: (err as Error).message });
+        if (!signal?.aborted) setState({ status: 'error', message: messageForError(err) });
       }
     },
     [orgId],
@@ -52,14 +53,17 @@ export function useSensorList(orgId: string): SensorListState & { reload(): Prom
       clearInterval(id);
     };
   }, [load, refresh]);
+  // a setup save answers the updated sensor; the live feed brings the same to other browsers
+  const replace = useCallback((saved: Sensor) => setState((prev) => (prev.status === 'ready' ? { ...prev, sensors: applySensorSettings(prev.sensors, saved).sort(byName) } : prev)), []);
   // between reads, each uplink's latest data arrives on the organisation's live topic
   useEffect(
     () =>
       subscribeOrg(orgId, {
         onSensor: (m) => setState((prev) => (prev.status === 'ready' ? { ...prev, sensors: applyLatestData(prev.sensors, m.sensorId, m.latestData) } : prev)),
+        onSensorSettings: (m) => replace(m.sensor),
       }),
-    [orgId],
+    [orgId, replace],
   );
   const reload = useCallback(() => load(), [load]);
-  return { ...state, reload };
+  return { ...state, reload, replace };
 }

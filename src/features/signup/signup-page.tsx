@@ -30,9 +30,14 @@ export function SignupPage({ auth, supportHref }: { auth: AuthRef; supportHref: 
   const { values, errors, failure } = snapshot.context;
   const signedIn = useRef(false);
 
+  // opening the wizard leaves whatever form the auth machine was on, and its message behind
+  useEffect(() => auth.send({ type: 'SHOW_SIGNUP' }), [auth]);
+
   useEffect(() => {
     if (step !== 'Ok' || signedIn.current) return;
     signedIn.current = true;
+    // the machine may have moved since (another form in this tab): LOGIN is heard only in login
+    auth.send({ type: 'SHOW_SIGNUP' });
     auth.send({ type: 'LOGIN', email: values.email, password: values.password });
   }, [step, auth, values.email, values.password]);
 

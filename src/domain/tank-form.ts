@@ -1,0 +1,106 @@
+import type { Sensor, SensorUpdateRequest, TankPreset } from '../contract/sensor.schema';
+import type { MeasurementUnit } from './sensor-format';
+import { SENSOR_RANGE_MM, sensorTypeOf } from './sensor-types';
+import { nameProblem } from './sensor-settings';
+import { TANK_MESSAGES as T } from './setup-messages';
+import { checkSensorUpdate } from './sensor-update';
+import { fromMm, parseNumber, toMm } from './setup-units';
+import type { FormErrors } from './display-form';
+
+/**
+ * The simplified tank form (sensor-setup 2, 5): name, sensor height (the offset), max water depth
+ * (the maximum level), and a diameter or a volume in litres that becomes a cylinder's diameter.
+ */
+export interface TankForm {
+  name: string;
+  height: string;
+  depth: string;
+  mode: 'diameter' | 'volume';
+  diameter: string;
+  volume: string;
+}
+
+export const TANK_DIAMETER_MAX_M = 20;
+export const TANK_VOLUME_MAX_L = 10_000_000;
+
+export const isTankFamily = (sensorType: string) => ['T35', 'T35-Pro'].includes(sensorTypeOf(sensorType) ?? '');
+/** The default setup section (DESIGN.md): tank for a T35 whose first conversion is a cylinder volume, else display. */
+export const defaultSetupSection = (s: Pick<Sensor, 'sensorType' | 'conversionConfigs'>) =>
+  isTankFamily(s.sensorType) && s.conversionConfigs[0]?.type === 'VOLUME_CYLINDER' ? 'tank' : 'display';
+
+const text = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
+
+export function tankFormOf(sensor: Sensor, unit: MeasurementUnit): TankForm {
+  const d = sensor.displayInfo;
+  const conv = sensor.conversionConfigs[0];
+  const diameterM = conv?.type === 'VOLUME_CYLINDER' ? conv.diameter : undefined;
+  return {
+    name: sensor.name,
+    height: text(d.offsetMeasurement == null ? null : fromMm(d.offsetMeasurement, unit)),
+    depth: text(d.maxLevel == null ? null : fromMm(d.maxLevel, unit)),
+    mode: 'diameter',
+    diameter: text(diameterM === undefined ? null : fromMm(diameterM * 1000, unit)),
+    volume: '',
+  };
+}
+
+/** A volume in litres over a water depth in metres as a cylinder's diameter in metres, to 2 decimals. */
+export function cylinderDiameterM(litres: number, depthM: number): number {
+  return Math.round(2 * Math.sqrt(litres / 1000 / (Math.PI * depthM)) * 100) / 100;
+}
+
+/** A preset fills the form: its height is the sensor's, its safe fill level (or height) the depth; a cylinder gives its diameter, other shapes their volume. */
+export function tankFormFromPreset(f: TankForm, p: TankPreset, unit: MeasurementUnit): TankForm {
+  const height = p.height ?? p.diameter ?? 0;
+  const depth = p.safeFillLevel ?? height;
+  const show = (m: number) => text(fromMm(m * 1000, unit));
+  if (p.shape === 'VOLUME_CYLINDER' && p.diameter) return { ...f, height: show(height), depth: show(depth), mode: 'diameter', diameter: show(p.diameter) };
+  const litres =
+    p.shape === 'VOLUME_RECTANGULAR' ? (p.width ?? 0) * (p.length ?? 0) * depth * 1000 : Math.PI * ((p.diameter ?? 0) / 2) ** 2 * (p.length ?? 0) * 1000;
+  return { ...f, height: show(height), depth: show(depth), mode: 'volume', volume: String(Math.round(litres)) };
+}
+
+/** The tank form's rules with its own wording, then the shared rules; the body keeps the sensor's reference lines. */
+export function tankFormToBody(f: TankForm, unit: MeasurementUnit, sensor: Sensor): { body: SensorUpdateRequest; errors: FormErrors } {
+  const errors: FormErrors = {};
+  const name = nameProblem(f.name);
+  if (name) errors.name = name === 'empty' ? T.nameRequired : name === 'tooLong' ? T.nameTooLong : T.nameBadSymbol;
+  const maxMm = SENSOR_RANGE_MM[sensorTypeOf(sensor.sensorType) ?? 'T35'].max;
+  const height = parseNumber(f.height);
+  if (height === undefined) errors.height = T.heightRequired;
+  else if (height < 0) errors.height = T.positive;
+  else if (toMm(height, unit) > maxMm) errors.height = T.heightTooBig(maxMm / 1000);
+  const depth = parseNumber(f.depth);
+  if (depth === undefined) errors.depth = T.depthRequired;
+  else if (depth < 0) errors.depth = T.positive;
+  else if (height !== undefined && !(depth < height)) errors.depth = T.depthBelowHeight;
+  const depthM = depth === undefined ? 0 : toMm(depth, unit) / 1000;
+  let diameterM: number | undefined;
+  if (f.mode === 'diameter') {
+    const d = parseNumber(f.diameter);
+    if (d === undefined || !(d > 0)) errors.diameter = T.diameterPositive;
+    else if (toMm(d, unit) / 1000 > TANK_DIAMETER_MAX_M) errors.diameter = T.tooBig;
+    else diameterM = Math.round((toMm(d, unit) / 1000) * 100) / 100;
+  } else {
+    const v = parseNumber(f.volume);
+    if (v === undefined || !(v >= 1)) errors.volume = T.volumePositive;
+    else if (v > TANK_VOLUME_MAX_L) errors.volume = T.tooBig;
+    else if (depthM > 0) diameterM = cylinderDiameterM(v, depthM);
+  }
+  const body: SensorUpdateRequest = {
+    name: f.name,
+    displayInfo: {
+      offsetMeasurement: height === undefined ? null : toMm(height, unit),
+      minLevel: 0,
+      maxLevel: depth === undefined ? null : toMm(depth, unit),
+      referenceLines: sensor.displayInfo.referenceLines,
+    },
+    conversionConfigs: diameterM === undefined ? [] : [{ type: 'VOLUME_CYLINDER', diameter: diameterM }],
+  };
+  if (Object.keys(errors).length === 0) {
+    const checked = checkSensorUpdate(sensor, body);
+    // a diameter the shared rules refuse (over 100 m from a huge volume) reads as the tank form's 'too big'
+    if (!checked.ok) for (const p of checked.problems) errors[p.path[0] === 'conversionConfigs' ? (f.mode === 'volume' ? 'volume' : 'diameter') : p.path[0] === 'name' ? 'name' : 'form'] ??= p.path[0] === 'conversionConfigs' ? T.tooBig : p.message;
+  }
+  return { body, errors };
+}

@@ -1,0 +1,15 @@
+import { useMediaQuery } from '@mantine/hooks';
+
+/**
+ * The one layout breakpoint (monitoring-client 9: mobile breakpoint 900 px). Below it the frame's
+ * navigation folds into a menu and the sensors page shows list or detail; at 900 px and wider both
+ * are desktop. Every component asks this query, so the two never disagree at the boundary.
+ */
+export const MOBILE_BREAKPOINT = 900;
+/** Widths below the breakpoint (899.98 rather than 899, for fractional device widths). */
+export const MOBILE_QUERY = `(max-width: ${MOBILE_BREAKPOINT - 0.02}px)`;
+
+/** True below the breakpoint, known on the first render (no desktop flash on a phone). */
+export function useIsMobile(): boolean {
+  return useMediaQuery(MOBILE_QUERY, false, { getInitialValueInEffect: false }) ?? false;
+}

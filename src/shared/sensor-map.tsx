@@ -1,0 +1,111 @@
+import { useEffect, useRef, useState } from 'react';
+import { Box, Center, Paper, Stack, Text } from '@mantine/core';
+import { IconMapPinOff } from '@tabler/icons-react';
+import * as maplibregl from 'maplibre-gl';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+
+// Bundled, MapLibre cannot find its worker beside itself: point it at the emitted asset.
+maplibregl.setWorkerUrl(workerUrl);
+
+/** Zoom of the small dashboard map: close enough to place the sensor, wide enough to show the coast around it. */
+export const DASHBOARD_MAP_ZOOM = 7;
+/** With no position yet, a picking map opens on the southern hemisphere area (sensor-setup 2): New Zealand and Australia. */
+export const SOUTHERN_VIEW = { center: [160, -35] as [number, number], zoom: 3 };
+
+interface SensorMapProps {
+  latitude: number | null;
+  longitude: number | null;
+  name: string;
+  styleUrl: string;
+  height?: number;
+  zoom?: number;
+  /** Makes the map a picker: a click places the sensor there (the move-sensor screen). */
+  onPick?: (latitude: number, longitude: number) => void;
+  /** Adds controls (an address search) to the map once it exists; returns their cleanup. */
+  onMap?: (map: maplibregl.Map) => (() => void) | void;
+}
+
+const hasPosition = (lat: number | null, lng: number | null): boolean => lat !== null && lng !== null && Math.abs(lat) <= 90 && Math.abs(lng) <= 180;
+
+function Placeholder({ height, text }: { height: number; text: string }) {
+  return (
+    <Center h={height} bg="gray.0">
+      <Stack align="center" gap={4}>
+        <IconMapPinOff size={28} color="var(--mantine-color-gray-5)" />
+        <Text size="sm" c="dimmed">
+          {text}
+        </Text>
+      </Stack>
+    </Center>
+  );
+}
+
+/** A map of the sensor's position with a marker; with onPick, a click moves the marker and the map follows a new position. */
+export function SensorMap({ latitude, longitude, name, styleUrl, height = 240, zoom = DASHBOARD_MAP_ZOOM, onPick, onMap }: SensorMapProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const mapRef = useRef<maplibregl.Map>(undefined);
+  const markerRef = useRef<maplibregl.Marker>(undefined);
+  const pick = useRef(onPick);
+  pick.current = onPick;
+  const setup = useRef(onMap);
+  const [failed, setFailed] = useState(false);
+  const located = hasPosition(latitude, longitude);
+  const picking = !!onPick;
+  const show = located || picking;
+
+  // the map is made once per style; the position moves the marker without rebuilding it
+  useEffect(() => {
+    if (!show || !box.current) return;
+    let map: maplibregl.Map | undefined;
+    let cleanup: (() => void) | void;
+    try {
+      map = new maplibregl.Map({ container: box.current, style: styleUrl, ...SOUTHERN_VIEW, attributionControl: false, cooperativeGestures: !picking });
+      map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
+      map.on('error', () => {}); // a missing tile must not break the page
+      if (picking) map.on('click', (e) => pick.current?.(e.lngLat.lat, e.lngLat.lng));
+      mapRef.current = map;
+      cleanup = setup.current?.(map);
+    } catch {
+      setFailed(true); // no WebGL: say so rather than leave a blank box
+    }
+    return () => {
+      cleanup?.();
+      markerRef.current = undefined;
+      mapRef.current = undefined;
+      map?.remove();
+    };
+  }, [show, picking, styleUrl]);
+
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map) return;
+    if (!located) {
+      markerRef.current?.remove();
+      markerRef.current = undefined;
+      return;
+    }
+    const at: [number, number] = [longitude!, latitude!];
+    if (!markerRef.current) {
+      markerRef.current = new maplibregl.Marker({ color: '#0ca678' }).setLngLat(at).setPopup(new maplibregl.Popup({ offset: 24, closeButton: false }).setText(name)).addTo(map);
+      map.jumpTo({ center: at, zoom });
+    } else {
+      markerRef.current.setLngLat(at);
+      // the dashboard centres each sensor; a picker pans only when the new place is out of view
+      if (!picking) map.jumpTo({ center: at });
+      else if (!map.getBounds().contains(at)) map.easeTo({ center: at });
+    }
+  }, [located, latitude, longitude, name, zoom, picking]);
+
+  return (
+    <Paper withBorder radius="lg" style={{ overflow: 'hidden' }} h="100%">
+      {!show ? (
+        <Placeholder height={height} text="No location set for this sensor" />
+      ) : failed ? (
+        <Placeholder height={height} text="The map cannot be shown in this browser" />
+      ) : (
+        <Box ref={box} h="100%" mih={height} aria-label={`Map of ${name}`} role="img" data-testid="sensor-map" style={picking ? { cursor: 'crosshair' } : undefined} />
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,108 @@
+import { fromPromise, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type InspectionEvent } from 'xstate';
+import { createTestModel, getStateNodes, serializeSnapshot, type TestParam } from 'xstate/graph';
+
+/**
+ * Shared by the model tests of the auth, sign-up and claim-form machines. Each test writes its
+ * model by hand from the spec (never from the machine under test); this kit gives it actors the
+ * test settles by hand, paths that take every transition of the model, and a record of which
+ * states and transitions of the real machine those paths exercised.
+ */
+
+export interface PendingCall {
+  src: string;
+  input: unknown;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** Stand-ins for a machine's promise actors: each call waits until the test resolves or rejects it. */
+export function controlledActors(names: readonly string[]) {
+  const calls: PendingCall[] = [];
+  const actors = Object.fromEntries(
+    names.map((src) => [src, fromPromise(({ input }) => new Promise((resolve, reject) => calls.push({ src, input, resolve, reject })))]),
+  );
+  /** The latest unsettled call of `src` (fails the test when the machine never made it). */
+  const take = (src: string): PendingCall => {
+    for (let i = calls.length - 1; i >= 0; i--) {
+      if (calls[i].src === src) return calls.splice(i, 1)[0];
+    }
+    throw new Error(`expected a call to ${src}, none is pending`);
+  };
+  /** The latest unsettled call of `src`, left pending. */
+  const peek = (src: string): PendingCall | undefined => calls.findLast((c) => c.src === src);
+  return { actors, calls, take, peek };
+}
+
+export const flush = () => new Promise((r) => setImmediate(r));
+
+type Model = ReturnType<typeof createTestModel>;
+const describeEvent = ({ type, ...rest }: EventObject) => (Object.keys(rest).length ? `${type} (${JSON.stringify(rest)})` : type);
+type Path = ReturnType<Model['getShortestPaths']>[number];
+
+/**
+ * The shortest path to every state of the model, extended so that every edge of the model's
+ * adjacency map (every event it handles, from every state) is taken by some path.
+ */
+export function coveringPaths(model: Model): Path[] {
+  const shortest = model.getShortestPaths({ allowDuplicatePaths: true });
+  const serialize = (model.options.serializeState ?? serializeSnapshot) as (s: AnyMachineSnapshot) => string;
+  const toState = new Map<string, Path>(shortest.map((p) => [serialize(p.state as AnyMachineSnapshot), p]));
+  const candidates: Path[] = [...shortest];
+  const adjacency = model.getAdjacencyMap() as unknown as Record<string, { transitions: Record<string, { event: EventObject; state: unknown }> }>;
+  for (const [serial, { transitions }] of Object.entries(adjacency)) {
+    const head = toState.get(serial);
+    if (!head) continue;
+    for (const { event, state } of Object.values(transitions) as { event: Path['steps'][number]['event']; state: Path['state'] }[]) {
+      const steps = [...head.steps, { event, state }];
+      candidates.push({ ...head, state, steps, weight: head.weight + 1, description: `${head.description} → ${describeEvent(event)}`, test: (params: TestParam<never, never>) => model.testPath({ state, steps, weight: head.weight + 1 }, params as never) });
+    }
+  }
+  // Drop every path that is a prefix of another: the longer one tests the same steps.
+  const key = (p: Path) => p.steps.map((s) => JSON.stringify(s.event)).join('|');
+  const keys = candidates.map(key);
+  return candidates.filter((p, i) => {
+    const k = keys[i];
+    return !keys.some((other, j) => j !== i && other.length > k.length && other.startsWith(k + '|')) && keys.indexOf(k) === i;
+  });
+}
+
+type Transition = { source: { id: string; transitions: Map<string, unknown[]> }; eventType: string; guard?: unknown };
+// Keyed by source, event and position so that transitions of another instance of the same machine (.provide()) match.
+const transitionKey = (t: Transition) => {
+  const guard = typeof t.guard === 'string' ? ` [${t.guard}]` : t.guard ? ' [guard]' : '';
+  return `${t.source.id} on ${t.eventType} #${t.source.transitions.get(t.eventType)!.indexOf(t)}${guard}`;
+};
+const everything = (machine: AnyStateMachine) => {
+  const nodes = [machine.root, ...getStateNodes(machine.root)];
+  return { states: new Set(nodes.map((n) => n.id)), transitions: new Set(nodes.flatMap((n) => [...n.transitions.values()].flat().map((t) => transitionKey(t as unknown as Transition)))) };
+};
+
+/** Every state and transition of the hand-written model that no path reaches. */
+export function modelUncovered(model: AnyStateMachine, paths: Path[]) {
+  const left = everything(model);
+  for (const path of paths) {
+    let prev: AnyMachineSnapshot | null = null;
+    for (const step of path.steps) {
+      const snap = step.state as AnyMachineSnapshot;
+      for (const n of snap._nodes) left.states.delete(n.id);
+      if (prev && step.event.type !== 'xstate.init') for (const t of model.getTransitionData(prev as never, step.event as never)) left.transitions.delete(transitionKey(t as unknown as Transition));
+      prev = snap;
+    }
+  }
+  return { states: [...left.states], transitions: [...left.transitions] };
+}
+
+/**
+ * Watches real actors of `machine` (pass `inspect` to createActor) and says which of its states
+ * and transitions none of them went through: the model's paths must exercise the whole machine.
+ */
+export function machineCoverage(machine: AnyStateMachine) {
+  const left = everything(machine);
+  const inspect = (e: InspectionEvent) => {
+    if (e.type !== '@xstate.microstep' && e.type !== '@xstate.snapshot') return;
+    const snap = e.snapshot as AnyMachineSnapshot;
+    for (const n of snap._nodes ?? []) left.states.delete(n.id);
+    if (e.type === '@xstate.microstep') for (const t of (e as unknown as { _transitions: Transition[] })._transitions) left.transitions.delete(transitionKey(t));
+  };
+  return { inspect, uncovered: () => ({ states: [...left.states], transitions: [...left.transitions] }) };
+}
