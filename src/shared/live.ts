@@ -215,8 +215,8 @@ export function subscribeOrg(orgId: string, h: OrgLiveHandlers): () => void {
       onError: h.onError,
     }),
     l.listen(`orgs/${orgId}/sensors/+/settings`, {
-      onMessage: (_t, body) => {
-        const msg = parsed(liveSensorSettingsMessageSchema, body, h.onError);
+      onMessage: (topic, body) => {
+        const msg = parsed(liveSensorSettingsMessageSchema, topic, body);
         if (msg) h.onSensorSettings?.(msg);
       },
       onError: h.onError,
