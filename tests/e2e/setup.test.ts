@@ -89,8 +89,11 @@ describe('sensor setup in the browser (issue 11)', () => {
     await page.getByLabel('Width (m)').fill('1.2');
     await page.getByLabel('Flow coefficient').fill('1.84');
     await page.screenshot({ path: `${SHOTS}/setup-display.png`, fullPage: true });
+    const put = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/sensors/'));
     await page.getByRole('button', { name: 'Update' }).click();
+    expect(((await (await put).json()) as { sensor: Sensor }).sensor.name).toBe('Culvert 12 (East)');
     await notice(page, 'Display settings updated.');
+    await page.screenshot({ path: `${SHOTS}/setup-display-saved.png` });
 
     // the list and the header take the new name at once; the other browser over the live feed
     await page.getByRole('heading', { name: 'Culvert 12 (East)' }).waitFor();
