@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { AppContext } from '../context';
+import { publicOrigin } from '../http/origin';
 import { MANAGERS, type GatewayEnv } from '../http/auth';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
 import { claimSensorRequestSchema, signupRequestSchema } from '../../src/contract/user.schema';
@@ -13,7 +14,6 @@ import { fixedWindowLimiter } from '../identity/rate-limit';
 import { normaliseMobile, toCurrentUser } from '../identity/profile';
 import { uuidParam } from '../http/input-guard';
 
-const publicOrigin = (ctx: AppContext, c: Context) => ctx.config.PUBLIC_URL ?? new URL(c.req.url).origin;
 const clientAddress = (c: Context) => {
   try {
     return getConnInfo(c).remote.address ?? 'unknown';
@@ -39,7 +39,7 @@ export function publicSignupRoutes(ctx: AppContext) {
   r.post('/signup', async (c) => {
     limit(c);
     const body = signupRequestSchema.parse(await c.req.json());
-    return c.json(await signUpWithSensor(ctx, body, publicOrigin(ctx, c)));
+    return c.json(await signUpWithSensor(ctx, body, publicOrigin(ctx, c.req.url)));
   });
   return r;
 }

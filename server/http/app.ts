@@ -65,7 +65,7 @@ export function createApp(ctx: AppContext) {
   app.route('/identity', identityRoutes(ctx));
   app.route('/ingest', ingestRoutes(ctx));
   app.route('/map', mapRoutes(ctx));
-  if (ctx.config.DEMO_MODE) app.route('/dev', devRoutes(ctx));
+  app.route('/dev', devRoutes(ctx)); // 404 unless demo mode and a loopback client
   app.get('/config.json', (c) => c.json(clientConfig(ctx, new URL(c.req.url))));
   // what none of the routes above answers is a JSON 404 or 405 there, never the app's HTML
   app.all('/api/*', apiFallback(app));
@@ -75,6 +75,10 @@ export function createApp(ctx: AppContext) {
   app.all('/dev/*', apiFallback(app));
 
   const root = resolve(ctx.config.STATIC_DIR);
+  if (!ctx.config.SERVE_SOURCE_MAPS) {
+    // the build writes source maps; they show the whole client source, so only on request
+    app.use('*', async (c, next) => (c.req.path.endsWith('.map') ? c.json({ code: 'NOT_FOUND', message: 'Not found.' }, 404) : next()));
+  }
   const indexFile = join(root, 'index.html');
   app.use('/assets/*', serveStatic({ root, onFound: (_p, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }));
   app.use('*', serveStatic({ root }));

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { ZodError } from 'zod';
 import type { AppContext } from '../context';
+import { publicOrigin } from '../http/origin';
 import { CognitoError, errors } from './cognito-errors';
 import { findBadText } from '../http/input-guard';
 import { CONTROL_CHARACTERS, CONTROL_CHARACTER_MESSAGE, storableText } from '../../src/contract/safe-text';
@@ -69,7 +70,7 @@ export function identityRoutes(ctx: AppContext) {
     if (bad) return failure(c, errors.invalidParameter(`${bad}: ${CONTROL_CHARACTER_MESSAGE}`));
     const op: OpContext = {
       app: ctx,
-      origin: ctx.config.PUBLIC_URL ?? new URL(c.req.url).origin,
+      origin: publicOrigin(ctx, c.req.url),
       now: ctx.now(),
       tokens: { ...ctx.tokens, now: ctx.now },
     };

@@ -185,5 +185,5 @@ describe.each(testDrivers)('GET /organisations/{orgId}/sensors/{sensorId}/measur
     expect(times).toHaveLength(N);
     expect(times.every((t, i) => t === T0 + i * MINUTE)).toBe(true);
     expect(pages).toHaveLength(Math.ceil(N / 50_000));
-  });
+  }, 300_000);
 });
