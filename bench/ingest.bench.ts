@@ -1,267 +1,234 @@
-// Benchmark (issue 6): the live data path of a real server process. Sustained ingest rate with
-// acknowledgement latency (HTTP POST /ingest/uplink, many sensors, many connections), and
-// uplink-to-subscriber latency (an mqtt.js client over WebSocket at /mqtt), on PostgreSQL (when
-// BENCH_DATABASE_URL or TEST_DATABASE_URL names a server to create a database on) and on PGlite.
-// Target: at least 2,000 uplinks per second on PostgreSQL with p99 acknowledgement under 100 ms.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+// Benchmark (issue 10): the live data path of a real server process. An open-loop generator in
+// its own process (ingest-load.ts) offers uplinks at fixed rates over HTTP, a realistic mix (some
+// raise and clear alarms, some carry error codes, some collect and report downlinks), several
+// runs per rate, medians reported. Any failed uplink fails the benchmark, and afterwards the
+// database must hold exactly what the acks said. CPU per uplink is counted for the server
+// process, the server's own PostgreSQL backends (pg_stat_activity by application_name, then
+// /proc/<pid>/stat) and the generator; what the rest of the machine used meanwhile is reported.
+// Target on PostgreSQL: 5,000 uplinks/s sustained with ack p99 under 100 ms. PGlite is reported.
+import { fork } from 'node:child_process';
+import { cpus } from 'node:os';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import mqtt from 'mqtt';
-import pg from 'pg';
-import { openDb } from '../server/db/db';
-import { migrate } from '../server/db/migrate';
-import { hashDeviceKey } from '../server/ingest/uplink';
-import { issueTokens } from '../server/identity/tokens';
-import { loadSigningKey } from '../server/identity/keys';
-import type { BenchRow } from './bench-kit';
+import { median, type BenchRow } from './bench-kit';
+import type { LoadJob, LoadResult } from './ingest-load';
+import { APP_NAME, cpuOf, machineBusy, prepareWorld, startServer, sumCpu, type World } from './ingest-world';
 
-const SENSORS = 400;
-const CONCURRENCY = Number(process.env.BENCH_INGEST_CONCURRENCY ?? 64);
-const SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 8);
-const LATENCY_SAMPLES = 300;
-const TARGET_RATE = 2000;
+const SENSORS = Number(process.env.BENCH_INGEST_SENSORS ?? 2000);
+const SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 10);
+const WARMUP = 2;
+const RUNS = Number(process.env.BENCH_INGEST_RUNS ?? 3);
+const rates = (v: string | undefined, d: number[]) => (v ? v.split(',').map(Number) : d);
+const PG_RATES = rates(process.env.BENCH_INGEST_RATES, [2500, 5000]);
+const PGLITE_RATES = rates(process.env.BENCH_INGEST_PGLITE_RATES, [1000, 2000]);
+const TARGET_RATE = 5000;
 const TARGET_P99_MS = 100;
+/** Downlink tasks queued during a PostgreSQL run, per uplink offered. */
+const TASKS_PER_UPLINK = 1 / 200;
+const LATENCY_SAMPLES = 200;
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
 };
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-
-const PUBLIC_URL = 'http://bench.local';
-
-/** CPU seconds (user + system) used so far by the given processes, from /proc (Linux). */
-function cpuSeconds(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(f[11]) + Number(f[12]);
-    } catch {
-      /* gone */
-    }
-  }
-  return ticks / 100;
+interface RunOut {
+  rate: number;
+  p50: number;
+  p99: number;
+  cpu: { server: number; pg: number; gen: number; other: number };
+  load: LoadResult;
 }
 
-const postgresPids = () => {
-  try {
-    return readdirSync('/proc')
-      .filter((d) => /^\d+$/.test(d))
-      .filter((d) => {
-        try {
-          return readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'postgres';
-        } catch {
-          return false;
-        }
-      })
-      .map(Number);
-  } catch {
-    return [];
-  }
-};
-
-interface World {
-  env: Record<string, string>;
-  token: string;
-  sensors: { serial: string; key: string }[];
-  orgId: string;
-  userId: string;
-  drop(): Promise<void>;
-}
-
-/** A database with one organisation, one member and SENSORS sensors, before the server starts. */
-async function prepare(driver: 'postgres' | 'pglite', adminUrl?: string): Promise<World> {
-  let env: Record<string, string>;
-  let drop: () => Promise<void>;
-  const dir = mkdtempSync(join(tmpdir(), 'bench-ingest-'));
-  if (driver === 'postgres') {
-    const name = `tw_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-    const a = new pg.Client({ connectionString: adminUrl });
-    await a.connect();
-    await a.query(`CREATE DATABASE ${name}`);
-    await a.end();
-    const url = new URL(adminUrl!);
-    url.pathname = `/${name}`;
-    env = { DATABASE_URL: url.toString(), DATA_DIR: dir };
-    drop = async () => {
-      const b = new pg.Client({ connectionString: adminUrl });
-      await b.connect();
-      await b.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await b.end();
-      rmSync(dir, { recursive: true, force: true });
-    };
-  } else {
-    env = { DATA_DIR: dir };
-    drop = async () => rmSync(dir, { recursive: true, force: true });
-  }
-  const db = await openDb({ databaseUrl: env.DATABASE_URL, dataDir: dir });
-  await migrate(db);
-  // the server verifies with the stored key and PUBLIC_URL's issuer: mint the subscriber's token now,
-  // since a PGlite directory cannot be opened while the server holds it
-  const key = await loadSigningKey(db);
-  const orgId = randomUUID();
-  const userId = randomUUID();
-  const now = Date.now();
-  await db.query(`INSERT INTO organisations (id, slug, name, created_at) VALUES ($1, $2, 'Bench Water', $3)`, [orgId, `bench-${orgId.slice(0, 6)}`, now]);
-  await db.query(`INSERT INTO users (id, email, name, password_hash, email_verified, profile_created, created_at) VALUES ($1, 'bench@bench.test', 'Bench', 'x', true, true, $2)`, [userId, now]);
-  await db.query('INSERT INTO memberships (org_id, user_id, role, created_at) VALUES ($1, $2, 1, $3)', [orgId, userId, now]);
-  const sensors = Array.from({ length: SENSORS }, (_, i) => ({ id: randomUUID(), serial: (0x10000000 + i).toString(16).toUpperCase(), key: randomUUID() }));
-  for (const s of sensors) {
-    await db.query(
-      `INSERT INTO sensors (id, serial, claim_code, device_key_hash, org_id, name, sensor_type, display_info, alarms, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'LS1', '{"offsetMeasurement":3000,"minLevel":100,"maxLevel":2900,"referenceLines":[]}',
-               '{"0":{"type":"THRESHOLD_INCREASING","threshold":2800,"enabled":true},"1":{"type":"DELTA_INCREASING","threshold":500,"enabled":true}}', $7)`,
-      [s.id, s.serial, randomUUID(), hashDeviceKey(s.key), orgId, `Bench ${s.serial}`, now],
-    );
-  }
-  const tokens = { issuer: `${PUBLIC_URL}/identity/local_demo`, clientId: 'tidewatch-web', idTokenTtl: 3600, refreshTokenTtl: 86_400 };
-  const { IdToken } = await issueTokens(db, key, tokens, { id: userId, email: 'bench@bench.test', name: 'Bench', email_verified: true, is_site_admin: false });
-  await db.close();
-  return { env: { ...env, PUBLIC_URL }, token: IdToken, sensors, orgId, userId, drop };
-}
-
-async function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; port: number }> {
-  const port = await freePort();
-  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', SIMULATOR: 'false', LOG_LEVEL: 'error', DB_POOL_SIZE: '24' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
-    if (i > 900 || child.exitCode !== null) throw new Error('bench server did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, base, port };
-}
-
-/** One uplink over a keep-alive connection; resolves with the acknowledgement latency in ms. */
-function post(agent: Agent, port: number, key: string, body: string): Promise<number> {
-  const t = performance.now();
+/** Starts the generator process; resolves once it is ready, with its pid and the result to come. */
+function generator(): Promise<{ pid: number; run(job: LoadJob): Promise<LoadResult> }> {
+  const gen = fork(new URL('./ingest-load.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/ingest/uplink', method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-device-key': key, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - t) : reject(new Error(`HTTP ${res.statusCode}`))));
-    });
-    req.on('error', reject);
-    req.end(body);
+    gen.once('error', reject);
+    gen.once('message', () =>
+      resolve({
+        pid: gen.pid!,
+        run: (job) =>
+          new Promise((done) => {
+            gen.once('message', (res) => {
+              gen.kill();
+              done(res as LoadResult);
+            });
+            gen.send(job);
+          }),
+      }),
+    );
   });
 }
 
-const uplinkBody = (serial: string, time: number, i: number) =>
-  JSON.stringify({ serial, measurements: [{ time, rawDistance: 1000 + ((i * 37) % 400) }], battery: 80, signalLevel: 18, linkQuality: 'GOOD' });
-
-async function sustained(world: World, port: number, serverPid: number) {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const start = Date.UTC(2026, 0, 1);
-  const seq = new Array(world.sensors.length).fill(0);
-  const lat: number[] = [];
-  let errors = 0;
-  let n = 0;
-  const until = performance.now() + SECONDS * 1000;
-  const warmUntil = performance.now() + 1000; // the first second warms the pool and JIT, not counted
-  let counted = 0;
-  let countStart = 0;
-  let cpu0 = { server: 0, pg: 0, bench: 0 };
-  const cpuNow = () => ({ server: cpuSeconds([serverPid]), pg: cpuSeconds(postgresPids()), bench: cpuSeconds([process.pid]) });
-  const worker = async () => {
-    while (performance.now() < until) {
-      const i = n++ % world.sensors.length;
-      const s = world.sensors[i];
-      try {
-        const ms = await post(agent, port, s.key, uplinkBody(s.serial, start + seq[i]++ * 60_000, n));
-        if (performance.now() >= warmUntil) {
-          if (!countStart) {
-            countStart = performance.now();
-            cpu0 = cpuNow();
-          }
-          lat.push(ms);
-          counted++;
-        }
-      } catch {
-        errors++;
-      }
+/** One run at one offered rate; CPU is read at the edges of the measured window. */
+async function oneRun(world: World & { seq: number[] }, port: number, serverPid: number, rate: number): Promise<RunOut> {
+  const job: LoadJob = { port, sensors: world.sensors, rate, seconds: SECONDS, warmupSeconds: WARMUP, dataStart: Date.UTC(2026, 0, 1), seq: world.seq };
+  const backends = async () => (world.pg ? (await world.pg.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [APP_NAME])).rows.map((r) => r.pid) : []);
+  const gen = await generator();
+  const snap = async () => ({ server: sumCpu(cpuOf([serverPid])), pg: cpuOf(await backends()), gen: sumCpu(cpuOf([gen.pid])), self: sumCpu(cpuOf([process.pid])), machine: machineBusy() });
+  // downlink tasks queued for random sensors while the run goes (PostgreSQL: the bench has its own connection)
+  let queuing = true;
+  const queue = async () => {
+    while (queuing && world.pg) {
+      const n = Math.max(1, Math.round(rate * TASKS_PER_UPLINK * 0.1));
+      const ids = Array.from({ length: n }, () => world.sensors[Math.floor(Math.random() * world.sensors.length)].id);
+      await world.pg.query(`INSERT INTO downlink_tasks (id, sensor_id, type, params, created_at) SELECT gen_random_uuid(), s, 'SensorConfig', '{"measurementInterval":5}', $2 FROM unnest($1::uuid[]) s`, [ids, Date.now()]);
+      await new Promise((r) => setTimeout(r, 100));
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const seconds = (performance.now() - countStart) / 1000;
-  const cpu1 = cpuNow();
-  agent.destroy();
-  // CPU ms per uplink of each party: what the rate would be on an otherwise idle machine
-  const per = (k: keyof typeof cpu0) => ((cpu1[k] - cpu0[k]) * 1000) / counted;
-  return { rate: counted / seconds, p50: pct(lat, 50), p99: pct(lat, 99), errors, count: counted, cpu: { server: per('server'), pg: per('pg'), bench: per('bench') } };
+  const queuer = queue();
+  const result = gen.run(job);
+  // the generator starts sending about 50 ms after it gets the job
+  await new Promise((r) => setTimeout(r, 50 + WARMUP * 1000));
+  const a = await snap();
+  await new Promise((r) => setTimeout(r, SECONDS * 1000));
+  const b = await snap();
+  const res = await result;
+  world.seq = res.seq;
+  queuing = false;
+  await queuer;
+  if (res.errors.length) process.stderr.write(`  ingest at ${rate}/s: ${res.errors.length} uplinks failed, first: ${res.errors[0]}\n`);
+  const n = res.completedInWindow || 1;
+  let pgCpu = 0;
+  for (const [pid, t] of b.pg) pgCpu += t - (a.pg.get(pid) ?? 0);
+  const ours = b.server - a.server + pgCpu + (b.gen - a.gen) + (b.self - a.self);
+  const per = (s: number) => (s * 1000) / n;
+  return {
+    rate: res.completedInWindow / SECONDS,
+    p50: pct(res.latencies, 50),
+    p99: res.errors.length ? Infinity : pct(res.latencies, 99),
+    cpu: { server: per(b.server - a.server), pg: per(pgCpu), gen: per(b.gen - a.gen), other: (b.machine - a.machine - ours) / SECONDS },
+    load: res,
+  };
 }
 
-async function toSubscriber(world: World, base: string, port: number, token: string) {
-  const client = await mqtt.connectAsync(`${base.replace('http', 'ws')}/mqtt`, { username: 'bench', password: token, reconnectPeriod: 0, protocolVersion: 4 });
+/** What the acks said must be what the database holds. */
+async function verify(world: World, runs: RunOut[], extra: { stored: number; downlinks: string[] }) {
+  const db = await world.open();
+  try {
+    const sum = (f: (l: LoadResult) => number) => runs.reduce((a, r) => a + f(r.load), 0);
+    const one = async (sql: string) => Number(Object.values((await db.query(sql))[0])[0]);
+    const problems: string[] = [];
+    const expect = (what: string, got: number, want: number) => got !== want && problems.push(`${what}: ${got}, expected ${want}`);
+    expect('measurements stored', await one('SELECT count(*)::int FROM measurements'), sum((l) => l.stored) + extra.stored);
+    expect('duplicates acked', sum((l) => l.duplicates), 0);
+    expect('threshold notifications opened', await one(`SELECT count(*)::int FROM notifications WHERE type = 'THRESHOLD_ALARM'`), sum((l) => l.raises));
+    expect('sensor-error notifications opened', await one(`SELECT count(*)::int FROM notifications WHERE type = 'SENSOR_ERROR'`), sum((l) => l.errorUplinks));
+    expect('open notifications more than one per sensor and type', await one(`SELECT count(*)::int FROM (SELECT 1 FROM notifications WHERE end_time IS NULL GROUP BY sensor_id, type HAVING count(*) > 1) x`), 0);
+    const handed = [...runs.flatMap((r) => r.load.downlinks), ...extra.downlinks];
+    expect('downlinks handed out twice', handed.length - new Set(handed).size, 0);
+    expect('downlinks handed out', handed.length, await one(`SELECT count(*)::int FROM downlink_tasks WHERE status <> 'Created'`));
+    expect('downlinks reported applied', sum((l) => l.applied), await one(`SELECT count(*)::int FROM downlink_tasks WHERE status = 'Success'`));
+    return { problems, notifications: await one('SELECT count(*)::int FROM notifications'), tasks: handed.length };
+  } finally {
+    await db.close();
+  }
+}
+
+async function toSubscriber(world: World, base: string, port: number) {
+  const client = await mqtt.connectAsync(`${base.replace('http', 'ws')}/mqtt`, { username: 'bench', password: world.token, reconnectPeriod: 0, protocolVersion: 4 });
   await client.subscribeAsync(`orgs/${world.orgId}/#`);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const waiting = new Map<string, (t: number) => void>();
   client.on('message', (_topic, payload) => {
     const m = JSON.parse(payload.toString()) as { serial?: string; measurements?: { time: number }[] };
-    const key = `${m.serial}/${m.measurements?.[0]?.time}`;
-    waiting.get(key)?.(performance.now());
+    waiting.get(`${m.serial}/${m.measurements?.[0]?.time}`)?.(performance.now());
   });
   const lat: number[] = [];
-  const start = Date.UTC(2027, 0, 1);
+  const downlinks: string[] = [];
+  const start = Date.UTC(2030, 0, 1); // after every run's data, so it never disturbs their alarms
   for (let i = 0; i < LATENCY_SAMPLES; i++) {
     const s = world.sensors[i % world.sensors.length];
     const time = start + i * 60_000;
     const got = new Promise<number>((r) => waiting.set(`${s.serial}/${time}`, r));
+    const body = JSON.stringify({ serial: s.serial, measurements: [{ time, rawDistance: 1200 }] });
     const t = performance.now();
-    await post(agent, port, s.key, uplinkBody(s.serial, time, i));
+    await new Promise<void>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/ingest/uplink', method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-device-key': s.key } }, (res) => {
+        res.resume();
+          const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}`));
+          downlinks.push(...(JSON.parse(Buffer.concat(chunks).toString()) as { downlinks: { id: string }[] }).downlinks.map((d) => d.id));
+          resolve();
+        });
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
     lat.push((await got) - t);
   }
   agent.destroy();
   await client.endAsync();
-  return { p50: pct(lat, 50), p95: pct(lat, 95) };
+  return { p50: pct(lat, 50), p95: pct(lat, 95), downlinks };
 }
 
 async function measure(driver: 'postgres' | 'pglite', adminUrl?: string): Promise<BenchRow[]> {
-  const world = await prepare(driver, adminUrl);
-  const { child, base, port } = await startChild(world.env);
+  const world = await prepareWorld(driver, SENSORS, adminUrl);
+  const server = await startServer(world.env);
+  const label = driver === 'postgres' ? 'PostgreSQL' : 'PGlite';
+  const rows: BenchRow[] = [];
   try {
-    const latency = await toSubscriber(world, base, port, world.token);
-    const rate = await sustained(world, port, child.pid!);
-    const label = driver === 'postgres' ? 'PostgreSQL' : 'PGlite';
-    const rows: BenchRow[] = [
-      {
+    const all: RunOut[] = [];
+    const seqWorld = Object.assign(world, { seq: world.sensors.map(() => 0) });
+    let overloaded = 0;
+    for (const rate of driver === 'postgres' ? PG_RATES : PGLITE_RATES) {
+      const graded = driver === 'postgres' && rate === TARGET_RATE;
+      const what = `offered ${rate}/s open loop, ${SENSORS} sensors, median of ${RUNS} x ${SECONDS} s: ms per acked uplink vs the offered interval`;
+      const whatP99 = `ack latency p99 at offered ${rate}/s, from each uplink's due time (vs the ${TARGET_P99_MS} ms limit)`;
+      if (overloaded) {
+        // a lower rate already left uplinks unanswered: this one cannot pass, and its backlog would spoil what follows
+        const note = `not run: ${overloaded}/s already left uplinks unanswered`;
+        rows.push({ bench: `ingest ${label}`, what, ours: Infinity, baseline: 1000 / rate, target: graded ? { kind: 'cost', value: 1.02 } : null, note });
+        rows.push({ bench: `ingest ${label}`, what: whatP99, ours: Infinity, baseline: TARGET_P99_MS, target: graded ? { kind: 'cost', value: 1 } : null, note });
+        continue;
+      }
+      const outs: RunOut[] = [];
+      for (let i = 0; i < RUNS && !overloaded; i++) {
+        const o = await oneRun(seqWorld, server.port, server.child.pid!, rate);
+        process.stderr.write(`  ${label} ${rate}/s run ${i + 1}: ${o.rate.toFixed(0)}/s, p50 ${o.p50.toFixed(1)} ms, p99 ${o.p99.toFixed(1)} ms, CPU ms/uplink server ${o.cpu.server.toFixed(3)} pg ${o.cpu.pg.toFixed(3)} generator ${o.cpu.gen.toFixed(3)}, others ${o.cpu.other.toFixed(2)} cores\n`);
+        outs.push(o);
+        if (o.load.unanswered) overloaded = rate;
+      }
+      all.push(...outs);
+      const m = (f: (o: RunOut) => number) => median(outs.map(f));
+      const cpuNote = `CPU ms per uplink: server ${m((o) => o.cpu.server).toFixed(3)}, postgres backends ${driver === 'postgres' ? m((o) => o.cpu.pg).toFixed(3) : '-'}, generator ${m((o) => o.cpu.gen).toFixed(3)}; other work on the machine ${m((o) => o.cpu.other).toFixed(2)} of ${cpus().length} cores`;
+      rows.push({
         bench: `ingest ${label}`,
-        what: `sustained uplinks/s over ${SECONDS - 1} s, ${CONCURRENCY} connections, ${SENSORS} sensors (ms per uplink vs the ${TARGET_RATE}/s budget)`,
-        ours: 1000 / rate.rate,
-        baseline: 1000 / TARGET_RATE,
-        target: driver === 'postgres' ? { kind: 'cost', value: 1 } : null,
-        note: `${rate.rate.toFixed(0)} uplinks/s, ${rate.count} acked, ${rate.errors} errors; CPU ms per uplink: server ${rate.cpu.server.toFixed(3)}, postgres ${driver === 'postgres' ? rate.cpu.pg.toFixed(3) : '-'}, load generator ${rate.cpu.bench.toFixed(3)}`,
-      },
-      {
+        what,
+        ours: 1000 / m((o) => o.rate),
+        baseline: 1000 / rate,
+        target: graded ? { kind: 'cost', value: 1.02 } : null,
+        note: `${m((o) => o.rate).toFixed(0)} acked/s (runs ${outs.map((o) => o.rate.toFixed(0)).join(', ')}); ${cpuNote}`,
+      });
+      rows.push({
         bench: `ingest ${label}`,
-        what: `acknowledgement latency p99 under that load (vs ${TARGET_P99_MS} ms)`,
-        ours: rate.p99,
+        what: whatP99,
+        ours: m((o) => o.p99),
         baseline: TARGET_P99_MS,
-        target: driver === 'postgres' ? { kind: 'cost', value: 1 } : null,
-        note: `p50 ${rate.p50.toFixed(1)} ms`,
-      },
-    ];
-    {
-      rows.push({ bench: `live ${label}`, what: `uplink to MQTT subscriber p50 / p95 over ${LATENCY_SAMPLES} uplinks`, ours: latency.p50, baseline: latency.p95, target: null, note: `p50 ${latency.p50.toFixed(1)} ms, p95 ${latency.p95.toFixed(1)} ms` });
+        target: graded ? { kind: 'cost', value: 1 } : null,
+        note: `p50 ${m((o) => o.p50).toFixed(1)} ms; p99 of runs ${outs.map((o) => o.p99.toFixed(0)).join(', ')} ms`,
+      });
     }
+    const latency = await toSubscriber(world, server.base, server.port);
+    rows.push({ bench: `live ${label}`, what: `uplink to MQTT subscriber p50 / p95 over ${LATENCY_SAMPLES} uplinks`, ours: latency.p50, baseline: latency.p95, target: null, note: `p50 ${latency.p50.toFixed(1)} ms, p95 ${latency.p95.toFixed(1)} ms` });
+    await server.stop();
+    // every failed uplink fails the benchmark; so does a database that disagrees with the acks
+    const failed = all.reduce((a, o) => a + o.load.errors.length, 0);
+    let note = `${all.reduce((a, o) => a + o.load.sent, 0)} uplinks sent`;
+    let problems = 0;
+    if (overloaded) note += '; database not checked (unanswered uplinks may still have been written)';
+    else {
+      const checked = await verify(world, all, { stored: LATENCY_SAMPLES, downlinks: latency.downlinks });
+      problems = checked.problems.length;
+      note += checked.problems.length ? `; the database disagrees with the acks: ${checked.problems.join('; ')}` : `; database agrees with every ack (${checked.notifications} notifications, ${checked.tasks} downlinks)`;
+    }
+    rows.push({ bench: `ingest ${label}`, what: 'uplinks failed or unanswered, plus disagreements of the database with the acks (any fails)', ours: failed + problems, baseline: 1, target: { kind: 'cost', value: 0 }, note });
     return rows;
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    await server.stop();
     await world.drop();
   }
 }
@@ -271,7 +238,7 @@ export async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   if (adminUrl) rows.push(...(await measure('postgres', adminUrl)));
   else console.error('ingest.bench: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to measure PostgreSQL');
-  rows.push(...(await measure('pglite')));
+  if (process.env.BENCH_INGEST_PGLITE !== 'false') rows.push(...(await measure('pglite')));
   return rows;
 }
 

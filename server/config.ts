@@ -6,6 +6,11 @@ const bool = (dflt: boolean) =>
     .default(dflt ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+const optBool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .optional()
+  .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1' || v === 'yes'));
+
 const url = (protocols: string[]) =>
   z
     .string()
@@ -22,9 +27,20 @@ const schema = z.object({
   MQTT_WS_URL: url(['ws', 'wss']).optional(), // what browsers use when MQTT_URL points elsewhere
   SMTP_URL: url(['smtp', 'smtps']).optional(),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool(false), // allow webhooks to loopback and private addresses
+  CLIENT_ERROR_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.1), // share of browser errors reported (monitoring-client 9)
   MAIL_FROM: z.string().default('Tidewatch <no-reply@tidewatch.local>'),
-  SEED_DEMO: bool(true),
-  DEMO_MODE: bool(true),
+  // demo mode (demo world and /dev/mailbox) is for the embedded default only: unset, it is on
+  // unless DATABASE_URL is set or NODE_ENV=production; SEED_DEMO unset follows DEMO_MODE
+  SEED_DEMO: optBool,
+  DEMO_MODE: optBool,
+  NODE_ENV: z.string().optional(),
+  TRUST_PROXY: bool(false), // take the client address from X-Forwarded-For (behind a reverse proxy)
+  SERVE_SOURCE_MAPS: bool(false), // serve the client's *.map files
+  // identity limits: operations per minute per client address and per target account, and
+  // password hashes (scrypt, 128 MiB each) run at once
+  IDENTITY_RATE_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  IDENTITY_RATE_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   SIMULATOR: bool(true),
   SIMULATOR_SPEED: z.coerce.number().positive().max(100_000).default(1),
   USER_POOL_ID: z.string().regex(/_/, 'must contain "_" as Cognito pool ids do').default('local_demo'),
@@ -44,7 +60,13 @@ const schema = z.object({
 
 const SMS_VARS = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const;
 
-export type Config = z.infer<typeof schema>;
+/** Demo mode's default: only the embedded database outside production. */
+function withDemoDefaults(c: z.output<typeof schema>): Config {
+  const DEMO_MODE = c.DEMO_MODE ?? (!c.DATABASE_URL && c.NODE_ENV !== 'production');
+  return { ...c, DEMO_MODE, SEED_DEMO: c.SEED_DEMO ?? DEMO_MODE };
+}
+
+export type Config = Omit<z.output<typeof schema>, 'DEMO_MODE' | 'SEED_DEMO'> & { DEMO_MODE: boolean; SEED_DEMO: boolean };
 
 export class ConfigError extends Error {}
 
@@ -61,5 +83,5 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const lines = res.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(picked[String(i.path[0])])})`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  return res.data;
+  return withDemoDefaults(res.data);
 }

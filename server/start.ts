@@ -12,6 +12,20 @@ import { createApp } from './http/app';
 import { log as rootLog } from './log';
 import { seedDemoWorld } from './seed/demo';
 import { startBackground } from './background';
+import { isLoopbackHostname } from './http/origin';
+
+/**
+ * Demo mode publishes a password and serves the mailbox (loopback only, but still): say so loudly
+ * when the server can be reached from other machines.
+ */
+export function demoExposureWarning(config: Config): string | null {
+  if (!config.DEMO_MODE || isLoopbackHostname(config.HOST)) return null;
+  return [
+    '!!! DEMO MODE is on and the server listens on ' + config.HOST + ', beyond this machine.',
+    '!!! Demo accounts use the password published in the README' + (config.SEED_DEMO ? ' and are seeded into an empty database' : '') + '.',
+    '!!! For a real deployment set DEMO_MODE=false (or DATABASE_URL, or NODE_ENV=production), or listen on HOST=127.0.0.1.',
+  ].join('\n');
+}
 
 export interface RunningServer {
   ctx: AppContext;
@@ -49,6 +63,9 @@ export async function startServer(config: Config, opts: { db?: Db; now?: () => n
   const url = `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`;
   // the issuer is the identity endpoint as the client reaches it; tokens are checked against it
   ctx.tokens.issuer = `${config.PUBLIC_URL ?? url}/identity/${config.USER_POOL_ID}`;
+
+  const warning = demoExposureWarning(config);
+  if (warning) log.warn(warning);
 
   const background = opts.background === false ? undefined : startBackground(ctx);
 

@@ -1,16 +1,7 @@
-import type { AppContext } from '../context';
-import type { Queryable } from '../db/db';
 import type { Uplink } from '../../src/contract/uplink.schema';
-import type { LiveNotificationMessage } from '../../src/contract/live.schema';
-import type { SensorRow } from '../ingest/uplink';
-import { ALARM_WINDOW_MS, ALERT_TYPES, evaluateConditions, type Condition, type RuleInput } from './rules';
-import { closeNotification, openNotification, openNotifications, type OpenRow } from './notifications';
-
-export interface AlarmOutcome {
-  alertAsserted: boolean;
-  /** Notifications opened or closed by this uplink, for live fan-out after commit. */
-  changed: LiveNotificationMessage[];
-}
+import type { SensorRow } from '../ingest/uplink-rules';
+import { ALERT_TYPES, evaluateConditions, type Condition, type RuleInput } from './rules';
+import type { OpenRow } from './notifications';
 
 type Point = { time: number; raw_distance: number };
 
@@ -68,46 +59,4 @@ export function planAlarms(sensor: Pick<SensorRow, 'alarms' | 'display_info'>, u
   }
   plan.alertAsserted = [...after.values()].some((t) => ALERT_TYPES.has(t));
   return plan;
-}
-
-/**
- * Runs the alarm rules for one uplink inside its transaction (the sensor row is locked FOR
- * UPDATE by the caller, so conditions of one sensor are never evaluated concurrently). Opens a
- * notification for each condition that became true, closes each that cleared, and queues their
- * deliveries in the same transaction.
- */
-export async function evaluateUplink(
-  _ctx: AppContext,
-  q: Queryable,
-  sensor: SensorRow,
-  up: Uplink,
-  stored: Point[],
-  latest: Record<string, unknown>,
-  now: number,
-): Promise<AlarmOutcome> {
-  if (!sensor.org_id) return { alertAsserted: false, changed: [] };
-  const orgSensor = { ...sensor, org_id: sensor.org_id };
-  const open = await openNotifications(q, sensor.id);
-  const newest = newestOf(stored, latest);
-  let windowStart: Point | undefined;
-  if (newest && needsWindow(sensor.alarms)) {
-    windowStart = (
-      await q.query<Point>('SELECT time, raw_distance FROM measurements WHERE sensor_id = $1 AND time >= $2 AND time < $3 ORDER BY time LIMIT 1', [
-        sensor.id,
-        newest.time - ALARM_WINDOW_MS,
-        newest.time,
-      ])
-    )[0];
-  }
-  const plan = planAlarms(sensor, up, newest, windowStart, open, now);
-  const changed: LiveNotificationMessage[] = [];
-  for (const { row, at } of plan.close) {
-    const msg = await closeNotification(q, orgSensor, row, at, now);
-    if (msg) changed.push(msg);
-  }
-  for (const c of plan.open) {
-    const msg = await openNotification(q, orgSensor, c.key, c.meta, c.at, now);
-    if (msg) changed.push(msg);
-  }
-  return { alertAsserted: plan.alertAsserted, changed };
 }

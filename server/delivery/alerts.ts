@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/db';
 import type { SensorNotification } from '../../src/contract/notification.schema';
 import type { WebhookEvent } from '../../src/contract/live.schema';
-import { enqueue, type EmailPayload } from './outbox';
+import { enqueue, enqueueMany, type Channel, type EmailPayload } from './outbox';
 import { alertSubject, describeAlert, type AlertEventType } from './alert-text';
 
 export interface AlertSensor {
@@ -21,39 +21,59 @@ interface OrgRow {
   default_notification_rule: Rule;
 }
 
+/** One alert event: a notification opened (triggered) or closed (cleared) for a sensor. */
+export interface AlertEvent {
+  type: AlertEventType;
+  sensor: AlertSensor;
+  n: SensorNotification;
+  now: number;
+}
+
 /**
  * Queues everything an alert event sends, in the transaction that opened or closed the
  * notification: email and SMS for each member whose rule (or the organisation's default rule)
  * asks for it, when the organisation's settings for that event allow the channel; SMS only to
  * members with a mobile; meter readers never. Plus one signed webhook per integration.
  */
-export async function enqueueAlertDelivery(q: Queryable, type: AlertEventType, sensor: AlertSensor, n: SensorNotification, now: number) {
-  if (!sensor.org_id) return;
-  const org = (await q.query<OrgRow>('SELECT name, slug, measurement_unit, notification_settings, default_notification_rule FROM organisations WHERE id = $1', [sensor.org_id]))[0];
-  if (!org) return;
-  const setting = type === 'alert.triggered' ? org.notification_settings?.alertAssert : org.notification_settings?.alertClear;
-  const text = `${sensor.name} (${sensor.serial}), ${org.name}: ${describeAlert(n, org.measurement_unit)}`;
-  const subject = alertSubject(type, n, sensor);
-  const kind = type === 'alert.triggered' ? 'alert-triggered' : 'alert-cleared';
+export const enqueueAlertDelivery = (q: Queryable, type: AlertEventType, sensor: AlertSensor, n: SensorNotification, now: number) => enqueueAlertDeliveries(q, [{ type, sensor, n, now }]);
 
-  if (setting?.email || setting?.sms) {
-    const members = await q.query<{ email: string; mobile: string | null; notification_rule: Rule | null }>(
-      `SELECT u.email, u.mobile, m.notification_rule FROM memberships m JOIN users u ON u.id = m.user_id
-       WHERE m.org_id = $1 AND m.role BETWEEN 1 AND 3 ORDER BY u.email`,
-      [sensor.org_id],
-    );
-    for (const m of members) {
-      const rule = m.notification_rule ?? org.default_notification_rule;
-      if (setting.email && rule?.email) {
-        const email: EmailPayload & AlertRefs = { kind, subject, text, path: viewPath(org.slug, sensor.serial, n), notificationId: n.id };
-        await enqueue(q, 'email', m.email.toLowerCase(), email, now);
-      }
-      if (setting.sms && rule?.sms && m.mobile) {
-        await enqueue(q, 'sms', m.mobile, { kind, text: `${subject}. ${describeAlert(n, org.measurement_unit)}`, notificationId: n.id }, now);
+/** The same for many events (an ingest batch): one read of their organisations, members and webhooks, one insert. */
+export async function enqueueAlertDeliveries(q: Queryable, events: AlertEvent[]) {
+  const orgIds = [...new Set(events.map((e) => e.sensor.org_id).filter((id): id is string => !!id))];
+  if (!orgIds.length) return;
+  const orgs = new Map(
+    (await q.query<OrgRow & { id: string }>('SELECT id, name, slug, measurement_unit, notification_settings, default_notification_rule FROM organisations WHERE id = ANY($1::uuid[])', [orgIds])).map((o) => [o.id, o]),
+  );
+  const members = await q.query<{ org_id: string; email: string; mobile: string | null; notification_rule: Rule | null }>(
+    `SELECT m.org_id, u.email, u.mobile, m.notification_rule FROM memberships m JOIN users u ON u.id = m.user_id
+     WHERE m.org_id = ANY($1::uuid[]) AND m.role BETWEEN 1 AND 3 ORDER BY u.email`,
+    [orgIds],
+  );
+  const hooks = await q.query<{ org_id: string; id: string }>(`SELECT org_id, id FROM integrations WHERE org_id = ANY($1::uuid[]) AND type = 'webhook'`, [orgIds]);
+  const rows: { channel: Channel; recipient: string; payload: object; at: number }[] = [];
+  for (const { type, sensor, n, now } of events) {
+    const org = sensor.org_id ? orgs.get(sensor.org_id) : undefined;
+    if (!org || !sensor.org_id) continue;
+    const setting = type === 'alert.triggered' ? org.notification_settings?.alertAssert : org.notification_settings?.alertClear;
+    const text = `${sensor.name} (${sensor.serial}), ${org.name}: ${describeAlert(n, org.measurement_unit)}`;
+    const subject = alertSubject(type, n, sensor);
+    const kind = type === 'alert.triggered' ? 'alert-triggered' : 'alert-cleared';
+    if (setting?.email || setting?.sms) {
+      for (const m of members.filter((x) => x.org_id === sensor.org_id)) {
+        const rule = m.notification_rule ?? org.default_notification_rule;
+        if (setting.email && rule?.email) {
+          const email: EmailPayload & AlertRefs = { kind, subject, text, path: viewPath(org.slug, sensor.serial, n), notificationId: n.id };
+          rows.push({ channel: 'email', recipient: m.email.toLowerCase(), payload: email, at: now });
+        }
+        if (setting.sms && rule?.sms && m.mobile) {
+          rows.push({ channel: 'sms', recipient: m.mobile, payload: { kind, text: `${subject}. ${describeAlert(n, org.measurement_unit)}`, notificationId: n.id }, at: now });
+        }
       }
     }
+    const event: Omit<WebhookEvent, 'timestamp'> = { type, organisationId: sensor.org_id, notification: n, sensor: { id: sensor.id, serial: sensor.serial, name: sensor.name } };
+    for (const h of hooks.filter((x) => x.org_id === sensor.org_id)) rows.push({ channel: 'webhook', recipient: h.id, payload: { event: { ...event, timestamp: new Date(now).toISOString() } }, at: now });
   }
-  await enqueueWebhooks(q, sensor.org_id, { type, organisationId: sensor.org_id, notification: n, sensor: { id: sensor.id, serial: sensor.serial, name: sensor.name } }, now);
+  await enqueueMany(q, rows);
 }
 
 /** One outbox row per webhook integration of the organisation; the row id becomes the webhook-id. */

@@ -1,8 +1,9 @@
+import { isIP } from 'node:net';
 import type { AppContext } from '../context';
 import { createEmailSender, type EmailMessage, type EmailSender } from './email';
 import { smsProviderFromConfig, type SmsProvider } from './sms';
 import { postWebhook, webhookId, type WebhookTarget } from './webhook';
-import { assertPublicTarget, WEBHOOK_TARGET_MESSAGE } from './webhook-target';
+import { checkedAddresses, checkedLookup, systemResolver, webhookUrlProblem, WEBHOOK_TARGET_MESSAGE, type Resolver } from './webhook-target';
 import { nextAttemptAt } from './backoff';
 
 /** A claimed row is hidden from other dispatchers this long (a crashed process's rows come back after it). */
@@ -25,7 +26,8 @@ export interface DispatcherOptions {
   pollMs?: number;
   email?: EmailSender;
   sms?: SmsProvider;
-  fetch?: typeof fetch;
+  /** Name resolution for webhooks (tests pass a stub); every connection uses the addresses it checked. */
+  resolve?: Resolver;
 }
 
 /**
@@ -39,6 +41,7 @@ export function createDispatcher(ctx: AppContext, opts: DispatcherOptions = {}) 
   const ownEmail = opts.email ? undefined : createEmailSender(ctx.config);
   const email = opts.email ?? ownEmail;
   const sms = opts.sms ?? smsProviderFromConfig(ctx.config);
+  const resolve = opts.resolve ?? systemResolver;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
   let stopped = false;
@@ -70,16 +73,21 @@ export function createDispatcher(ctx: AppContext, opts: DispatcherOptions = {}) 
         await ctx.db.query<WebhookTarget>(`SELECT url, headers, secret FROM integrations WHERE id = $1`, [row.recipient])
       )[0];
       if (!hook) return { status: 'failed', error: 'The webhook integration was removed.' };
-      if (!ctx.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS) {
-        try {
-          await assertPublicTarget(hook.url);
-        } catch (err) {
-          const message = (err as Error).message;
-          // an internal target is refused for good; a name that does not resolve may come back
-          return message.startsWith(WEBHOOK_TARGET_MESSAGE) ? { status: 'failed', error: message } : { status: 'retry', error: message };
+      const allowPrivate = ctx.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
+      try {
+        const problem = webhookUrlProblem(hook.url, allowPrivate);
+        if (problem) return { status: 'failed', error: problem };
+        if (!allowPrivate) {
+          // a literal IP never reaches the lookup hook: it is checked here, and it cannot change
+          const host = new URL(hook.url).hostname.replace(/^\[|\]$/g, '');
+          if (isIP(host)) await checkedAddresses(host, resolve, false);
         }
+        await postWebhook(hook, webhookId(row.id), JSON.stringify(row.payload.event), now(), { lookup: checkedLookup(resolve, allowPrivate) });
+      } catch (err) {
+        const message = (err as Error).message;
+        // an internal target is refused for good; a name that does not resolve may come back
+        return message.startsWith(WEBHOOK_TARGET_MESSAGE) ? { status: 'failed', error: message } : { status: 'retry', error: message || String(err) };
       }
-      await postWebhook(hook, webhookId(row.id), JSON.stringify(row.payload.event), now(), opts.fetch);
       return { status: 'sent' };
     } catch (err) {
       return { status: 'retry', error: (err as Error).message || String(err) };

@@ -26,4 +26,14 @@ export async function enqueue(q: Queryable, channel: Channel, recipient: string,
   return id;
 }
 
+/** Several rows in one statement, in order (an ingest batch's alert deliveries). */
+export async function enqueueMany(q: Queryable, rows: { channel: Channel; recipient: string; payload: object; at: number }[]) {
+  if (!rows.length) return;
+  await q.query(
+    `INSERT INTO outbox (id, channel, recipient, payload, next_attempt_at, created_at)
+     SELECT id, channel, recipient, payload, at, at FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, channel text, recipient text, payload jsonb, at bigint)`,
+    [JSON.stringify(rows.map((r) => ({ id: randomUUID(), ...r })))],
+  );
+}
+
 export const enqueueEmail = (q: Queryable, to: string, email: EmailPayload) => enqueue(q, 'email', to.toLowerCase(), email);

@@ -1,4 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 
 /** A new Standard Webhooks signing secret: 'whsec_' + base64 of 24 random bytes. */
 export const newWebhookSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
@@ -18,11 +21,19 @@ export interface WebhookTarget {
 /** The webhook-id of an outbox row: constant across retries so receivers can de-duplicate on it. */
 export const webhookId = (outboxId: string) => `msg_${outboxId.replace(/-/g, '')}`;
 
+export interface PostOptions {
+  /** How the connection finds its address: `checkedLookup` so that only checked addresses are reached. */
+  lookup?: LookupFunction;
+  timeoutMs?: number;
+}
+
 /**
  * POSTs one event. The integration's own headers go first so they cannot replace the signature
  * headers. Resolves on a 2xx answer; throws with the status otherwise (the dispatcher retries).
+ * node:http rather than fetch: its `lookup` hook is what ties the connection to the checked address,
+ * a literal IP included (checked by the caller, and it cannot change), and it follows no redirects.
  */
-export async function postWebhook(target: WebhookTarget, id: string, body: string, nowMs: number, fetchImpl: typeof fetch = fetch) {
+export async function postWebhook(target: WebhookTarget, id: string, body: string, nowMs: number, opts: PostOptions = {}) {
   const ts = Math.floor(nowMs / 1000);
   const headers = new Headers();
   for (const h of target.headers) headers.set(h.key, h.value);
@@ -31,7 +42,22 @@ export async function postWebhook(target: WebhookTarget, id: string, body: strin
   headers.set('webhook-id', id);
   headers.set('webhook-timestamp', String(ts));
   headers.set('webhook-signature', signWebhook(target.secret, id, ts, body));
-  const res = await fetchImpl(target.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
-  await res.body?.cancel().catch(() => {});
-  if (res.status < 200 || res.status > 299) throw new Error(`HTTP ${res.status}`);
+  const url = new URL(target.url);
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = send(url, {
+      method: 'POST',
+      headers: { ...Object.fromEntries(headers), 'content-length': String(Buffer.byteLength(body)) },
+      lookup: opts.lookup,
+      agent: false, // a fresh connection each time: no pooled socket outlives its check
+      signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+  if (status < 200 || status > 299) throw new Error(`HTTP ${status}`);
 }

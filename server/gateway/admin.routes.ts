@@ -3,6 +3,8 @@ import type { AppContext } from '../context';
 import { requireSiteAdmin, type GatewayEnv } from '../http/auth';
 import { badRequest, notFound } from '../http/errors';
 import { one } from '../db/db';
+import { uuidParam } from '../http/input-guard';
+import { MAX_TIME } from '../../src/contract/safe-text';
 import { measurementErrorQuerySchema } from '../../src/contract/measurement.schema';
 import type { Firmware } from '../../src/contract/sensor.schema';
 
@@ -35,8 +37,9 @@ export const toFirmware = (f: FirmwareRow): Firmware => ({
 // The paging cursor is the last row's (time, id): stable however many errors share a millisecond.
 const encodeCursor = (row: ErrorRow) => Buffer.from(`${row.time}:${row.id}`).toString('base64url');
 function decodeCursor(cursor: string): { time: number; id: number } {
-  const m = /^(\d+):(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!m) throw badRequest('INVALID_CURSOR', 'The paging cursor is not valid.');
+  const m = /^(\d{1,16}):(\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  // a time or id past what this server gives out would overflow the database's bigint
+  if (!m || Number(m[1]) > MAX_TIME || Number(m[2]) > Number.MAX_SAFE_INTEGER) throw badRequest('INVALID_CURSOR', 'The paging cursor is not valid.');
   return { time: Number(m[1]), id: Number(m[2]) };
 }
 
@@ -46,11 +49,11 @@ export function adminRoutes(ctx: AppContext) {
 
   r.get('/admin/sensors/:sensorId/measurement-errors', async (c) => {
     requireSiteAdmin(c);
-    const sensorId = c.req.param('sensorId');
+    const sensorId = uuidParam(c, 'sensorId');
     const q = measurementErrorQuerySchema.parse(c.req.query());
     const endTime = q.endTime ?? ctx.now();
     if (q.startTime > endTime) throw badRequest('INVALID_DATE_RANGE', 'The start time must not be after the end time.');
-    if (!/^[0-9a-f-]{36}$/i.test(sensorId) || !(await one(ctx.db, 'SELECT 1 FROM sensors WHERE id = $1', [sensorId]))) {
+    if (!(await one(ctx.db, 'SELECT 1 FROM sensors WHERE id = $1', [sensorId]))) {
       throw notFound('SENSOR_NOT_FOUND', 'Sensor not found.');
     }
     const desc = q.order === 'desc';

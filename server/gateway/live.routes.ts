@@ -7,7 +7,9 @@ import { integrationInputSchema, type Integration } from '../../src/contract/liv
 import { enqueue } from '../delivery/outbox';
 import { enqueueWebhooks } from '../delivery/alerts';
 import { newWebhookSecret } from '../delivery/webhook';
-import { isPlainlyInternal, WEBHOOK_TARGET_MESSAGE } from '../delivery/webhook-target';
+import { uuidParam } from '../http/input-guard';
+import { integrationQuerySchema } from '../../src/contract/live.schema';
+import { webhookUrlProblem } from '../delivery/webhook-target';
 
 interface IntegrationRow {
   id: string;
@@ -35,7 +37,8 @@ export function liveRoutes(ctx: AppContext) {
   const r = new Hono<GatewayEnv>();
   // literal internal addresses are refused when saved; names are checked when each event is sent
   const refuseInternal = (url: string) => {
-    if (!ctx.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS && isPlainlyInternal(url)) throw badRequest('WEBHOOK_URL_NOT_ALLOWED', WEBHOOK_TARGET_MESSAGE);
+    const problem = webhookUrlProblem(url, ctx.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS);
+    if (problem) throw badRequest('WEBHOOK_URL_NOT_ALLOWED', problem);
   };
 
   r.post('/organisations/:orgId/notifications/test', async (c) => {
@@ -61,7 +64,7 @@ export function liveRoutes(ctx: AppContext) {
   r.get('/organisations/:id/integrations', async (c) => {
     const orgId = c.req.param('id');
     await requireMember(ctx, c, orgId, MANAGERS);
-    const type = c.req.query('type');
+    const { type } = integrationQuerySchema.parse(c.req.query());
     const rows = await ctx.db.query<IntegrationRow>(
       'SELECT * FROM integrations WHERE org_id = $1 AND ($2::text IS NULL OR type = $2) ORDER BY created_at',
       [orgId, type ?? null],
@@ -84,11 +87,12 @@ export function liveRoutes(ctx: AppContext) {
   r.patch('/organisations/:id/integrations/:integrationId', async (c) => {
     const orgId = c.req.param('id');
     await requireMember(ctx, c, orgId, MANAGERS);
+    const integrationId = uuidParam(c, 'integrationId');
     const body = await readIntegration(c);
     refuseInternal(body.url);
     const rows = await ctx.db.query<IntegrationRow>(
       'UPDATE integrations SET url = $3, headers = $4 WHERE id::text = $1 AND org_id = $2 RETURNING *',
-      [c.req.param('integrationId'), orgId, body.url, JSON.stringify(body.headers)],
+      [integrationId, orgId, body.url, JSON.stringify(body.headers)],
     );
     if (!rows[0]) throw notFound('INTEGRATION_NOT_FOUND', 'Integration not found.');
     return c.json(toIntegration(rows[0]));
@@ -97,7 +101,8 @@ export function liveRoutes(ctx: AppContext) {
   r.delete('/organisations/:id/integrations/:integrationId', async (c) => {
     const orgId = c.req.param('id');
     await requireMember(ctx, c, orgId, MANAGERS);
-    const rows = await ctx.db.query('DELETE FROM integrations WHERE id::text = $1 AND org_id = $2 RETURNING id', [c.req.param('integrationId'), orgId]);
+    const integrationId = uuidParam(c, 'integrationId');
+    const rows = await ctx.db.query('DELETE FROM integrations WHERE id::text = $1 AND org_id = $2 RETURNING id', [integrationId, orgId]);
     if (!rows[0]) throw notFound('INTEGRATION_NOT_FOUND', 'Integration not found.');
     return c.json({});
   });

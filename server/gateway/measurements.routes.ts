@@ -3,6 +3,8 @@ import type { AppContext } from '../context';
 import { requireMember, type GatewayEnv } from '../http/auth';
 import { badRequest, notFound } from '../http/errors';
 import { one, type Queryable } from '../db/db';
+import { uuidParam } from '../http/input-guard';
+import { MAX_TIME } from '../../src/contract/safe-text';
 import { measurementQuerySchema, type MeasurementQuery } from '../../src/contract/measurement.schema';
 import { COLUMNS_MAGIC, COLUMNS_MEDIA_TYPE, columnsHeaderBytes } from '../../src/contract/measurement-columns';
 
@@ -13,14 +15,12 @@ import { COLUMNS_MAGIC, COLUMNS_MEDIA_TYPE, columnsHeaderBytes } from '../../src
  */
 export const DEFAULT_PAGE_SIZE = 50_000;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The paging cursor is opaque to callers: base64url of the last time the page held. */
 export const encodeCursor = (time: number) => Buffer.from(`m1:${time}`).toString('base64url');
 
 export function decodeCursor(cursor: string): number {
   const m = /^m1:(\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!m) throw badRequest('INVALID_CURSOR', 'The start cursor is not one this server gave out; pass the `next` value of the previous page.');
+  if (!m || Number(m[1]) > MAX_TIME) throw badRequest('INVALID_CURSOR', 'The start cursor is not one this server gave out; pass the `next` value of the previous page.');
   return Number(m[1]);
 }
 
@@ -147,10 +147,10 @@ export function measurementRoutes(ctx: AppContext) {
   const r = new Hono<GatewayEnv>();
 
   r.get('/organisations/:orgId/sensors/:sensorId/measurements', async (c) => {
-    const { orgId, sensorId } = c.req.param();
+    const orgId = c.req.param('orgId');
     await requireMember(ctx, c, orgId);
+    const sensorId = uuidParam(c, 'sensorId');
     const q = parseQuery(c.req.query());
-    if (!UUID.test(sensorId)) throw notFound('SENSOR_NOT_FOUND', 'Sensor not found.');
     const sensor = await one(ctx.db, 'SELECT 1 FROM sensors WHERE id = $1 AND org_id = $2', [sensorId, orgId]);
     if (!sensor) throw notFound('SENSOR_NOT_FOUND', 'Sensor not found.');
 

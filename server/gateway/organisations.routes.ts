@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { AppContext } from '../context';
+import { publicOrigin } from '../http/origin';
 import { MANAGERS, ROLE, requireMember, type GatewayEnv } from '../http/auth';
 import { organisationListSchema, type Organisation } from '../../src/contract/organisation.schema';
 import { inviteQuerySchema, inviteRequestSchema, resendInviteRequestSchema } from '../../src/contract/invitation.schema';
@@ -55,7 +56,7 @@ export function organisationRoutes(ctx: AppContext) {
     const orgId = c.req.param('orgId');
     await requireMember(ctx, c, orgId, MANAGERS);
     const { resend } = inviteQuerySchema.parse(c.req.query());
-    const origin = ctx.config.PUBLIC_URL ?? new URL(c.req.url).origin;
+    const origin = publicOrigin(ctx, c.req.url);
     const inviterId = c.get('caller').id;
     const json = await c.req.json();
     if (resend === 'true') return c.json(await resendInvitation(ctx, orgId, inviterId, resendInviteRequestSchema.parse(json).email, origin));

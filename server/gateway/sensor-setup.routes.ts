@@ -5,7 +5,6 @@ import type { Queryable } from '../db/db';
 import { MANAGERS, ROLE, requireMember, type GatewayEnv } from '../http/auth';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { topics } from '../broker/publisher';
-import { forgetSensor } from '../ingest/uplink-fast';
 import { readStoredFile } from '../storage';
 import { toSensor, type SensorDbRow } from './sensors.routes';
 import { FUEL_PHOTOS, type FuelInstall, type TankPreset } from '../../src/contract/sensor.schema';
@@ -102,7 +101,6 @@ export function sensorSetupRoutes(ctx: AppContext) {
         if (violated(err, 'sensors_point_id')) throw conflict('INTEGRATION_POINT_ID_ALREADY_IN_USE', SETUP_RULES.INTEGRATION_POINT_ID_ALREADY_IN_USE);
         throw err;
       });
-    forgetSensor(ctx.db, saved.serial);
     const sensor = toSensor(saved);
     const msg: LiveSensorSettingsMessage = { sensorId: sensor.id, sensor };
     await ctx.publisher.publish(topics.settings(orgId, sensor.id), msg).catch((err) => ctx.log.warn({ err }, 'publish failed'));

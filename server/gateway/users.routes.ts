@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { AppContext } from '../context';
+import { publicOrigin } from '../http/origin';
 import { MANAGERS, type GatewayEnv } from '../http/auth';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
 import { claimSensorRequestSchema, signupRequestSchema } from '../../src/contract/user.schema';
@@ -11,8 +12,8 @@ import { findUserById, findUserByUsername, type UserRow } from '../identity/iden
 import { checkClaim, signUpWithSensor } from '../identity/sign-up';
 import { fixedWindowLimiter } from '../identity/rate-limit';
 import { normaliseMobile, toCurrentUser } from '../identity/profile';
+import { uuidParam } from '../http/input-guard';
 
-const publicOrigin = (ctx: AppContext, c: Context) => ctx.config.PUBLIC_URL ?? new URL(c.req.url).origin;
 const clientAddress = (c: Context) => {
   try {
     return getConnInfo(c).remote.address ?? 'unknown';
@@ -38,7 +39,7 @@ export function publicSignupRoutes(ctx: AppContext) {
   r.post('/signup', async (c) => {
     limit(c);
     const body = signupRequestSchema.parse(await c.req.json());
-    return c.json(await signUpWithSensor(ctx, body, publicOrigin(ctx, c)));
+    return c.json(await signUpWithSensor(ctx, body, publicOrigin(ctx, c.req.url)));
   });
   return r;
 }
@@ -77,7 +78,7 @@ export function userRoutes(ctx: AppContext) {
 
   r.patch('/users/:memberId', async (c) => {
     const caller = c.get('caller');
-    if (c.req.param('memberId') !== caller.id) throw forbidden('You can only change your own profile.');
+    if (uuidParam(c, 'memberId') !== caller.id.toLowerCase()) throw forbidden('You can only change your own profile.');
     const body = updateUserRequestSchema.parse(await c.req.json());
     if ('displaySettings' in body) {
       await ctx.db.query('UPDATE users SET display_settings = $2 WHERE id = $1', [caller.id, JSON.stringify(body.displaySettings)]);

@@ -21,11 +21,20 @@ import { ingestRoutes } from '../ingest/ingest.routes';
 import { devRoutes } from './dev.routes';
 import { clientConfig } from './client-config';
 import { mapRoutes } from './map.routes';
+import { adminClientErrorRoutes, publicClientErrorRoutes } from '../gateway/client-errors.routes';
+import { refuseUnstorable } from './input-guard';
+import { bodyLimits } from './body-limit';
+import { apiFallback } from './fallback';
 
 /** One port: the app, the gateway, identity, ingest and (via upgrade) MQTT over WebSocket. */
 export function createApp(ctx: AppContext) {
   const app = new Hono();
   app.onError(handleError);
+  // first: no handler or guard reads more than the route's limit (64 KiB unless it names its own)
+  app.use('*', bodyLimits());
+  // bad input is a 400 at the boundary (issue 9); /identity does the same in Cognito's shape
+  app.use('/api/*', refuseUnstorable());
+  app.use('/dev/*', refuseUnstorable());
 
   const api = new Hono<GatewayEnv>();
   api.get('/health', async (c) => {
@@ -38,6 +47,7 @@ export function createApp(ctx: AppContext) {
     return c.json({ status: ok ? 'ok' : 'degraded', database, broker, driver: ctx.db.kind }, ok ? 200 : 503);
   });
   api.route('/', publicSignupRoutes(ctx));
+  api.route('/', publicClientErrorRoutes(ctx));
   api.use('*', requireCaller(ctx));
   api.route('/', userRoutes(ctx));
   api.route('/', organisationRoutes(ctx));
@@ -47,6 +57,7 @@ export function createApp(ctx: AppContext) {
   api.route('/', measurementRoutes(ctx));
   api.route('/', notificationRoutes(ctx));
   api.route('/', adminRoutes(ctx));
+  api.route('/', adminClientErrorRoutes(ctx));
   api.route('/', downlinkTaskRoutes(ctx));
   api.route('/', toolRoutes(ctx));
   api.route('/', liveRoutes(ctx));
@@ -56,10 +67,20 @@ export function createApp(ctx: AppContext) {
   app.route('/identity', identityRoutes(ctx));
   app.route('/ingest', ingestRoutes(ctx));
   app.route('/map', mapRoutes(ctx));
-  if (ctx.config.DEMO_MODE) app.route('/dev', devRoutes(ctx));
+  app.route('/dev', devRoutes(ctx)); // 404 unless demo mode and a loopback client
   app.get('/config.json', (c) => c.json(clientConfig(ctx, new URL(c.req.url))));
+  // what none of the routes above answers is a JSON 404 or 405 there, never the app's HTML
+  app.all('/api/*', apiFallback(app));
+  app.all('/identity', apiFallback(app, 'cognito'));
+  app.all('/identity/*', apiFallback(app, 'cognito'));
+  app.all('/ingest/*', apiFallback(app));
+  app.all('/dev/*', apiFallback(app));
 
   const root = resolve(ctx.config.STATIC_DIR);
+  if (!ctx.config.SERVE_SOURCE_MAPS) {
+    // the build writes source maps; they show the whole client source, so only on request
+    app.use('*', async (c, next) => (c.req.path.endsWith('.map') ? c.json({ code: 'NOT_FOUND', message: 'Not found.' }, 404) : next()));
+  }
   const indexFile = join(root, 'index.html');
   app.use('/assets/*', serveStatic({ root, onFound: (_p, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }));
   app.use('*', serveStatic({ root }));

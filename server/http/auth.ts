@@ -2,7 +2,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppContext } from '../context';
 import { one } from '../db/db';
 import { SITE_ADMIN_GROUP, TokenError, verifyToken } from '../identity/tokens';
-import { forbidden, notFound, unauthorized } from './errors';
+import { badRequest, forbidden, notFound, unauthorized } from './errors';
+import { UUID_PATTERN } from '../../src/contract/safe-text';
 
 export interface Caller {
   id: string;
@@ -48,7 +49,7 @@ export async function requireMember(
   roles: readonly Role[] = [ROLE.MEMBER, ROLE.ADMIN, ROLE.OWNER],
 ): Promise<{ role: Role }> {
   const caller = c.get('caller');
-  if (!/^[0-9a-f-]{36}$/i.test(orgId)) throw notFound('ORGANISATION_NOT_FOUND', 'Organisation not found.');
+  if (!UUID_PATTERN.test(orgId)) throw badRequest('INVALID_ID', 'The organisation id must be a UUID.');
   const m = await one<{ role: Role }>(ctx.db, 'SELECT role FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, caller.id]);
   if (!m) throw notFound('ORGANISATION_NOT_FOUND', 'Organisation not found.');
   if (!roles.includes(m.role)) throw forbidden();

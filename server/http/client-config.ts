@@ -1,8 +1,9 @@
 import type { AppContext } from '../context';
+import { publicOrigin } from './origin';
 
 /** The client's runtime configuration: one build serves any deployment. */
 export function clientConfig(ctx: AppContext, requestUrl: URL) {
-  const origin = ctx.config.PUBLIC_URL ?? requestUrl.origin;
+  const origin = publicOrigin(ctx, requestUrl);
   const wsOrigin = origin.replace(/^http/, 'ws');
   return {
     auth: {
@@ -21,5 +22,6 @@ export function clientConfig(ctx: AppContext, requestUrl: URL) {
       },
     },
     demo: ctx.config.DEMO_MODE,
+    clientErrors: { sampleRate: ctx.config.CLIENT_ERROR_SAMPLE_RATE },
   };
 }

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import type { AppContext } from '../context';
+import { publicOrigin } from './origin';
 
 /**
  * The embedded default map: an offline MapLibre style over Natural Earth's 1:50m countries
@@ -48,7 +49,7 @@ export function mapRoutes(ctx: AppContext) {
   r.use('*', compress());
   const cache = (c: { header(k: string, v: string): void }) => c.header('Cache-Control', 'public, max-age=86400');
   r.get('/style.json', (c) => {
-    const origin = ctx.config.PUBLIC_URL ?? new URL(c.req.url).origin;
+    const origin = publicOrigin(ctx, c.req.url);
     cache(c);
     return c.json(mapStyle(origin));
   });

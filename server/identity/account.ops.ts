@@ -6,7 +6,7 @@ import { CognitoError, errors } from './cognito-errors';
 import { attributeCodeSchema, confirmSignUpSchema, accessTokenSchema, resendConfirmationCodeSchema, signUpSchema, updateUserAttributesSchema, verifyUserAttributeSchema } from './cognito.schema';
 import { consumeCode, issueCode } from './codes';
 import { verificationEmail } from './emails';
-import { emailDelivery, findUserByUsername, insertUser, isUniqueViolation, userAttributes } from './identity-users';
+import { emailDelivery, findUserById, findUserByUsername, insertUser, isUniqueViolation, userAttributes } from './identity-users';
 import { requireClient, userFromAccessToken, type OpContext, type Operation } from './op-context';
 import { hashPassword } from './passwords';
 
@@ -74,7 +74,11 @@ export const getUser: Operation = async (op, body) => {
   return { Username: user.id, UserAttributes: userAttributes(user) };
 };
 
-/** name, and email (which then needs verifying again: a code goes to the new address). */
+/**
+ * name, and email. Like Cognito's "keep original attribute value active when an update is
+ * pending": a new email is only pending (a code goes to it); the old address stays the sign-in
+ * address, verified, until VerifyUserAttribute proves the new one.
+ */
 export const updateUserAttributes: Operation = async (op, body) => {
   const input = updateUserAttributesSchema.parse(body);
   const user = await userFromAccessToken(op, input.AccessToken);
@@ -89,6 +93,7 @@ export const updateUserAttributes: Operation = async (op, body) => {
       const r = checkEmail(attr.Value);
       if (!r.ok) throw errors.invalidParameter('Invalid email address format.');
       if (r.value !== user.email) email = r.value;
+      else if (user.pending_email) await op.app.db.query('UPDATE users SET pending_email = NULL WHERE id = $1', [user.id]);
     } else {
       throw errors.invalidParameter(`user.${attr.Name}: Attribute does not exist in the schema or cannot be changed.`);
     }
@@ -98,8 +103,10 @@ export const updateUserAttributes: Operation = async (op, body) => {
       if (name !== undefined) await q.query('UPDATE users SET name = $2 WHERE id = $1', [user.id, name]);
       if (email === undefined) return false;
       if (await findUserByUsername(q, email)) throw errors.aliasExists();
-      await q.query('UPDATE users SET email = $2, email_verified = false WHERE id = $1', [user.id, email]);
-      return sendVerification(op, q, user.id, email);
+      await q.query('UPDATE users SET pending_email = $2 WHERE id = $1', [user.id, email]);
+      // no fresh code, no change: an older code (sent to the old address) must never prove this one
+      if (!(await sendVerification(op, q, user.id, email))) throw errors.attemptLimit();
+      return true;
     });
     return { CodeDeliveryDetailsList: delivered && email ? [emailDelivery(email)] : [] };
   } catch (err) {
@@ -112,9 +119,10 @@ export const getUserAttributeVerificationCode: Operation = async (op, body) => {
   const input = attributeCodeSchema.parse(body);
   const user = await userFromAccessToken(op, input.AccessToken);
   onlyEmailAttribute(input.AttributeName);
-  const sent = await op.app.db.tx((q) => sendVerification(op, q, user.id, user.email));
+  const to = user.pending_email ?? user.email;
+  const sent = await op.app.db.tx((q) => sendVerification(op, q, user.id, to));
   if (!sent) throw errors.attemptLimit();
-  return { CodeDeliveryDetails: emailDelivery(user.email) };
+  return { CodeDeliveryDetails: emailDelivery(to) };
 };
 
 export const verifyUserAttribute: Operation = async (op, body) => {
@@ -122,6 +130,18 @@ export const verifyUserAttribute: Operation = async (op, body) => {
   const user = await userFromAccessToken(op, input.AccessToken);
   onlyEmailAttribute(input.AttributeName);
   await consumeCode(op.app.db, user.id, 'verify_email', input.Code, op.now);
-  await op.app.db.query('UPDATE users SET email_verified = true WHERE id = $1', [user.id]);
+  try {
+    await op.app.db.tx(async (q) => {
+      const u = await findUserById(q, user.id, true);
+      if (u?.pending_email) {
+        // the new address is proven: it becomes the sign-in address now
+        if (await findUserByUsername(q, u.pending_email)) throw errors.aliasExists();
+        await q.query('UPDATE users SET email = pending_email, pending_email = NULL, email_verified = true WHERE id = $1', [user.id]);
+      } else await q.query('UPDATE users SET email_verified = true WHERE id = $1', [user.id]);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw errors.aliasExists();
+    throw err;
+  }
   return {};
 };

@@ -1,7 +1,10 @@
 import { Hono, type Context } from 'hono';
 import { ZodError } from 'zod';
 import type { AppContext } from '../context';
+import { publicOrigin } from '../http/origin';
 import { CognitoError, errors } from './cognito-errors';
+import { findBadText } from '../http/input-guard';
+import { CONTROL_CHARACTERS, CONTROL_CHARACTER_MESSAGE, storableText } from '../../src/contract/safe-text';
 import type { OpContext, Operation } from './op-context';
 import { globalSignOut, getTokensFromRefreshToken, initiateAuth, respondToAuthChallenge, revokeToken } from './sign-in.ops';
 import { changePassword, confirmForgotPassword, forgotPassword } from './password.ops';
@@ -62,9 +65,12 @@ export function identityRoutes(ctx: AppContext) {
     } catch {
       return failure(c, errors.invalidParameter('The request body is not valid JSON.'));
     }
+    // no user pool value (names, emails, passwords, codes, tokens) has a use for control characters
+    const bad = findBadText(body, (s) => storableText(s) && !CONTROL_CHARACTERS.test(s));
+    if (bad) return failure(c, errors.invalidParameter(`${bad}: ${CONTROL_CHARACTER_MESSAGE}`));
     const op: OpContext = {
       app: ctx,
-      origin: ctx.config.PUBLIC_URL ?? new URL(c.req.url).origin,
+      origin: publicOrigin(ctx, c.req.url),
       now: ctx.now(),
       tokens: { ...ctx.tokens, now: ctx.now },
     };

@@ -7,6 +7,8 @@ export type UserStatus = 'CONFIRMED' | 'FORCE_CHANGE_PASSWORD' | 'UNCONFIRMED';
 export interface UserRow {
   id: string;
   email: string;
+  /** A new address waiting for its code; `email` stays the sign-in address until then. */
+  pending_email: string | null;
   name: string;
   mobile: string | null;
   password_hash: string;

@@ -20,12 +20,13 @@ export function requireClient(op: OpContext, clientId: string) {
 }
 
 /** The signed-in user behind an access token (GetUser, ChangePassword, GlobalSignOut...). */
-export async function userFromAccessToken(op: OpContext, accessToken: string): Promise<UserRow> {
+export async function userFromAccessToken(op: OpContext, accessToken: string): Promise<UserRow & { signInId: string }> {
   try {
     const claims = await verifyToken(op.app.db, op.app.key, op.tokens, accessToken, 'access');
     const user = await findUserById(op.app.db, claims.sub);
     if (!user) throw errors.badAccessToken();
-    return user;
+    // the sign-in (refresh token jti) this access token came from
+    return { ...user, signInId: claims.origin_jti };
   } catch (err) {
     if (err instanceof TokenError) {
       if (err.reason === 'expired') throw errors.expiredAccessToken();

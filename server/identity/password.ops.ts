@@ -73,6 +73,11 @@ export const changePassword: Operation = async (op, body) => {
     throw errors.badCredentials();
   }
   await recordSuccess(op.app.db, user.id);
-  await op.app.db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [user.id, await hashPassword(input.ProposedPassword)]);
+  const hash = await hashPassword(input.ProposedPassword);
+  await op.app.db.tx(async (q) => {
+    await q.query('UPDATE users SET password_hash = $2 WHERE id = $1', [user.id, hash]);
+    // whoever else held a session (maybe the reason for the change) is signed out; this one stays
+    await revokeSignIns(q, { userId: user.id, except: user.signInId }, op.now);
+  });
   return {};
 };

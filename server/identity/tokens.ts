@@ -120,23 +120,34 @@ export class TokenError extends Error {
   }
 }
 
-/** Verifies signature, issuer, expiry and use, then that the sign-in it came from was not revoked. */
+/**
+ * Verifies signature, issuer, expiry (which must be present), use, and that the token was made
+ * for our app client (`aud` of an ID token, `client_id` of access and refresh tokens), then that
+ * the sign-in it came from was not revoked.
+ */
 export async function verifyToken(
   db: Queryable,
   key: SigningKey,
-  s: Pick<TokenSettings, 'issuer' | 'now'>,
+  s: Pick<TokenSettings, 'issuer' | 'now' | 'clientId'>,
   token: string,
   use: 'id' | 'access' | 'refresh',
 ): Promise<IdClaims & Record<string, unknown>> {
   let payload: Record<string, unknown>;
   try {
     const currentDate = s.now ? new Date(s.now()) : undefined;
-    ({ payload } = await jwtVerify(token, key.publicKey, { issuer: s.issuer, algorithms: ['RS256'], currentDate }));
+    ({ payload } = await jwtVerify(token, key.publicKey, {
+      issuer: s.issuer,
+      algorithms: ['RS256'],
+      currentDate,
+      requiredClaims: ['exp', 'iat', 'sub', 'token_use'],
+      ...(use === 'id' ? { audience: s.clientId } : {}),
+    }));
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired) throw new TokenError('expired', 'Token has expired.');
     throw new TokenError('invalid', 'Invalid token.');
   }
   if (payload.token_use !== use) throw new TokenError('invalid', `Not an ${use} token.`);
+  if (use !== 'id' && payload.client_id !== s.clientId) throw new TokenError('invalid', 'Invalid token.');
   const origin = (use === 'refresh' ? payload.jti : payload.origin_jti) as string | undefined;
   if (!origin) throw new TokenError('invalid', 'Invalid token.');
   const rows = await db.query<{ revoked_at: number | null }>('SELECT revoked_at FROM refresh_tokens WHERE jti = $1', [origin]);
@@ -144,8 +155,16 @@ export async function verifyToken(
   return payload as IdClaims & Record<string, unknown>;
 }
 
-/** Revokes one sign-in (RevokeToken) or all of a user's (GlobalSignOut). */
-export async function revokeSignIns(db: Db | Queryable, where: { jti: string } | { userId: string }, at = Date.now()) {
+/**
+ * Revokes one sign-in (RevokeToken), or all of a user's (GlobalSignOut, password reset), or all
+ * but the one named in `except` (ChangePassword keeps the session that changed it).
+ */
+export async function revokeSignIns(db: Db | Queryable, where: { jti: string } | { userId: string; except?: string }, at = Date.now()) {
   if ('jti' in where) await db.query('UPDATE refresh_tokens SET revoked_at = $2 WHERE jti = $1 AND revoked_at IS NULL', [where.jti, at]);
-  else await db.query('UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [where.userId, at]);
+  else
+    await db.query('UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND jti IS DISTINCT FROM $3', [
+      where.userId,
+      at,
+      where.except ?? null,
+    ]);
 }

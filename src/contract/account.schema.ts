@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { timeDisplaySchema } from './user.schema';
+import { safeText } from './safe-text';
 
 /**
  * Sign-up, profile and user look-up calls (organisation-and-routes 7.1; monitoring-client 7).
@@ -18,28 +19,28 @@ export type SignupResponse = z.infer<typeof signupResponseSchema>;
 /** POST /create-self body (every field optional: the account already holds email and name). */
 export const createSelfRequestSchema = z
   .object({
-    email: z.string().optional(),
-    name: z.string().optional(),
-    organisationName: z.string().optional(),
-    serial: z.string().optional(),
+    email: safeText.max(320).optional(),
+    name: safeText.max(256).optional(),
+    organisationName: safeText.max(256).optional(),
+    serial: safeText.max(64).optional(),
   })
   .default({});
 
 /** GET /users/current-v2 query. */
-export const currentUserQuerySchema = z.object({ email: z.string().min(1), region: z.string().optional() });
+export const currentUserQuerySchema = z.object({ email: safeText.min(1).max(320), region: safeText.max(64).optional() });
 
 /** PATCH /users/{memberId}: profile fields, or display settings. */
 export const updateUserRequestSchema = z.union([
   z.object({ displaySettings: z.object({ timeDisplay: timeDisplaySchema }) }).strict(),
   z
-    .object({ name: z.string().optional(), mobile: z.string().nullable().optional() })
+    .object({ name: safeText.max(256).optional(), mobile: safeText.max(64).nullable().optional() })
     .strict()
     .refine((b) => b.name !== undefined || b.mobile !== undefined, { message: 'Nothing to update' }),
 ]);
 export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;
 
 /** GET /users?email= (the invite form's look-up; managers only). */
-export const userLookupQuerySchema = z.object({ email: z.string().min(1) });
+export const userLookupQuerySchema = z.object({ email: safeText.min(1).max(320) });
 export const userLookupResponseSchema = z.object({
   user: z.object({ cognitoIdentityId: z.string(), email: z.string(), name: z.string(), mobile: z.string().nullable() }),
 });

@@ -1,18 +1,19 @@
 import { z } from 'zod';
+import { safeText } from './safe-text';
 
 /** POST /organisations/{orgId}/invite: member 1, admin 2, meter reader 4 (with meterReading only). */
 export const inviteRequestSchema = z.object({
-  email: z.string(),
-  name: z.string(),
+  email: safeText.max(320),
+  name: safeText.max(256),
   role: z.union([z.literal(1), z.literal(2), z.literal(4)]),
-  mobile: z.string().nullable().optional(),
+  mobile: safeText.max(64).nullable().optional(),
 });
 export type InviteRequest = z.infer<typeof inviteRequestSchema>;
 
 /** POST /organisations/{orgId}/invite?resend=true */
-export const resendInviteRequestSchema = z.object({ email: z.string() });
+export const resendInviteRequestSchema = z.object({ email: safeText.max(320) });
 
-export const inviteQuerySchema = z.object({ resend: z.enum(['true', 'false']).optional(), region: z.string().optional() });
+export const inviteQuerySchema = z.object({ resend: z.enum(['true', 'false']).optional(), region: safeText.max(64).optional() });
 
 /**
  * Answer of invite and resend: Invited for a new user (who must accept), Active for an existing

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { latestDataSchema, sensorSchema } from './sensor.schema';
 import { sensorNotificationSchema } from './notification.schema';
+import { CONTROL_CHARACTERS, safeText } from './safe-text';
 
 /** Payload on orgs/{orgId}/sensors/{sensorId}/measurements after an uplink commits. */
 export const liveMeasurementMessageSchema = z.object({
@@ -66,9 +67,23 @@ export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 /** Webhook integrations: GET/POST/PATCH/DELETE /organisations/{id}/integrations (managers). */
 export const MAX_WEBHOOK_HEADERS = 5;
 export const WEBHOOK_URL_MESSAGE = 'Please enter a valid http or https url';
+// RFC 9110 field names are tokens; values may hold tabs but no CR, LF or other control character
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const HEADER_VALUE_FORBIDDEN = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 export const webhookHeaderSchema = z.object({
-  key: z.string().trim().min(1, 'Key required').max(256),
-  value: z.string().trim().min(1, 'Value required').max(4096),
+  key: z
+    .string()
+    .trim()
+    .min(1, 'Key required')
+    .max(256)
+    .regex(HEADER_NAME, 'Header names may contain only letters, digits and !#$%&\'*+-.^_`|~'),
+  value: z
+    .string()
+    .trim()
+    .min(1, 'Value required')
+    .max(4096)
+    .refine((v) => !HEADER_VALUE_FORBIDDEN.test(v), 'Header values must not contain line breaks or control characters'),
 });
 export const integrationInputSchema = z.object({
   type: z.literal('webhook').default('webhook'),
@@ -76,10 +91,12 @@ export const integrationInputSchema = z.object({
     .string()
     .trim()
     .max(2048)
-    .refine((v) => /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(v) && URL.canParse(v), WEBHOOK_URL_MESSAGE),
+    .refine((v) => !CONTROL_CHARACTERS.test(v) && /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(v) && URL.canParse(v), WEBHOOK_URL_MESSAGE),
   headers: z.array(webhookHeaderSchema).max(MAX_WEBHOOK_HEADERS, `At most ${MAX_WEBHOOK_HEADERS} headers.`).default([]),
 });
 export type IntegrationInput = z.input<typeof integrationInputSchema>;
+/** GET /organisations/{id}/integrations query. */
+export const integrationQuerySchema = z.object({ type: safeText.max(32).optional() });
 export const integrationSchema = z.object({
   id: z.string(),
   type: z.literal('webhook'),

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { MAX_TIME } from './safe-text';
+
+// epoch milliseconds a Date can hold: larger numbers would overflow the database's bigint
+const epochMs = z.coerce.number().int().min(0).max(MAX_TIME);
 
 /**
  * GET /organisations/{orgId}/sensors/{sensorId}/measurements
@@ -8,9 +12,9 @@ import { z } from 'zod';
  */
 export const measurementQuerySchema = z.object({
   order: z.enum(['asc', 'desc']).default('asc'),
-  startTime: z.coerce.number().int().min(0),
-  endTime: z.coerce.number().int().min(0),
-  start: z.string().optional(),
+  startTime: epochMs,
+  endTime: epochMs,
+  start: z.string().max(200).optional(),
   format: z.enum(['rows', 'columns']).default('rows'),
   limit: z.coerce.number().int().min(1).max(100_000).optional(),
 });
@@ -33,8 +37,8 @@ export type MeasurementError = z.infer<typeof measurementErrorSchema>;
 /** GET /admin/sensors/{sensorId}/measurement-errors (site admins); start is the cursor from `next`. */
 export const measurementErrorQuerySchema = z.object({
   order: z.enum(['asc', 'desc']).default('desc'),
-  startTime: z.coerce.number().int().min(0).default(0),
-  endTime: z.coerce.number().int().min(0).optional(),
-  start: z.string().optional(),
+  startTime: epochMs.default(0),
+  endTime: epochMs.optional(),
+  start: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(5000).default(1000),
 });

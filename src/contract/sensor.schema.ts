@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeText } from './safe-text';
 
 export const SENSOR_TYPES = ['LS1', 'LS1-P', 'LS1-10M', 'LS1-R', 'T35', 'T35-Pro', 'LS1-P-20M', 'LS1-R-12M'] as const;
 export const RADIO_TYPES = ['cellular', 'wifi', 'myriota', 'sigfox'] as const;
@@ -88,7 +89,7 @@ export type Sensor = z.infer<typeof sensorSchema>;
 export const sensorListSchema = z.object({ sensors: z.array(sensorSchema) });
 
 /** POST /organisations/{orgId}/add-sensor: the serial and claim code printed on the licence card. */
-export const addSensorRequestSchema = z.object({ serial: z.string(), claimCode: z.string() });
+export const addSensorRequestSchema = z.object({ serial: safeText.max(64), claimCode: safeText.max(64) });
 export const addSensorResponseSchema = z.object({ sensor: sensorSchema });
 
 /** A firmware record as GET /admin/firmware answers it (site admins). */

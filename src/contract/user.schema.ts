@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeText } from './safe-text';
 
 export const timeDisplaySchema = z.enum(['Friendly', 'AmericanLocal']);
 
@@ -27,13 +28,13 @@ export const claimCodeSchema = z
   .toLowerCase()
   .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
-export const claimSensorRequestSchema = z.object({ serial: z.string(), claimCode: z.string() });
+export const claimSensorRequestSchema = z.object({ serial: safeText.max(64), claimCode: safeText.max(64) });
 export const signupRequestSchema = z.object({
-  email: z.string(),
-  password: z.string(),
-  serial: z.string(),
-  claimCode: z.string(),
-  organisationName: z.string(),
-  name: z.string(),
+  email: safeText.max(320),
+  password: z.string().max(256),
+  serial: safeText.max(64),
+  claimCode: safeText.max(64),
+  organisationName: safeText.max(256),
+  name: safeText.max(256),
 });
 export type SignupRequest = z.infer<typeof signupRequestSchema>;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { meetsPasswordPolicy, passwordPolicyViolation, passwordProblems } from './password-policy';
+import { COMMON_PASSWORD_MESSAGE, CONTROL_CHARACTER_MESSAGE, meetsPasswordPolicy, passwordFormMessage, passwordPolicyViolation, passwordProblems } from './password-policy';
+import { checkPassword } from './sign-up-rules';
 
 // organisation-and-routes 5 / 9: at least 8 characters with lowercase, uppercase, numeric and symbol.
 describe('password policy', () => {
@@ -29,5 +30,23 @@ describe('password policy', () => {
     expect(passwordPolicyViolation('short1!')).toBe('Password did not conform with policy: Password not long enough');
     expect(passwordPolicyViolation('nouppercase1!')).toBe('Password did not conform with policy: Password must have uppercase characters');
     expect(passwordPolicyViolation('Demo-pass-2026!')).toBeNull();
+  });
+});
+
+describe('common passwords and control characters (issue 9)', () => {
+  it('refuses the commonest passwords, also dressed up with digits and symbols', () => {
+    for (const p of ['Password1!', 'P@ssw0rd1', 'Qwerty123!', 'Summer2026!', '!Letmein99', 'Welcome1!'])
+      expect(passwordProblems(p), p).toEqual(['common']);
+    expect(passwordPolicyViolation('Password1!')).toBe('Password did not conform with policy: Password is too common');
+    expect(passwordFormMessage('Password1!')).toBe(COMMON_PASSWORD_MESSAGE);
+    expect(checkPassword('Password1!')).toMatchObject({ ok: false, error: { message: COMMON_PASSWORD_MESSAGE } });
+  });
+  it('keeps passphrase-like passwords', () => {
+    for (const p of ['Demo-pass-2026!', 'Tidewatch-River-7!', 'Own-choice-2026!']) expect(passwordProblems(p), p).toEqual([]);
+  });
+  it('refuses control characters', () => {
+    expect(passwordProblems('Good-pass-2026!\u0000')).toEqual(['control-character']);
+    expect(passwordProblems('Good-pass\n2026!')).toEqual(['control-character']);
+    expect(passwordFormMessage('Good-pass\t2026!')).toBe(CONTROL_CHARACTER_MESSAGE);
   });
 });

@@ -1,3 +1,5 @@
+import { isCommonPassword } from './common-passwords';
+
 /**
  * The password policy of sign-up, settings and the identity service (spec: at least 8 characters
  * with lowercase, uppercase, numeric and symbol characters). Shared by client and server so the
@@ -6,7 +8,7 @@
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 256;
 
-export type PasswordProblem = 'too-short' | 'too-long' | 'no-lowercase' | 'no-uppercase' | 'no-digit' | 'no-symbol';
+export type PasswordProblem = 'too-short' | 'too-long' | 'no-lowercase' | 'no-uppercase' | 'no-digit' | 'no-symbol' | 'control-character' | 'common';
 
 // Cognito counts these as symbols; we also accept any other non-alphanumeric, non-space character.
 const SYMBOL = /[^\p{L}\p{N}\s]/u;
@@ -20,6 +22,10 @@ export function passwordProblems(password: string): PasswordProblem[] {
   if (!/\p{Lu}/u.test(password)) problems.push('no-uppercase');
   if (!/\p{N}/u.test(password)) problems.push('no-digit');
   if (!SYMBOL.test(password)) problems.push('no-symbol');
+  // a control character cannot be typed back reliably (and has no place in a secret we log around)
+  if (/\p{Cc}/u.test(password)) problems.push('control-character');
+  // beyond the composition rules: the passwords an attacker tries first are refused
+  if (!problems.length && isCommonPassword(password)) problems.push('common');
   return problems;
 }
 
@@ -28,6 +34,17 @@ export const meetsPasswordPolicy = (password: string) => passwordProblems(passwo
 /** What a form shows under the password field when the policy is not met. */
 export const PASSWORD_POLICY_MESSAGE =
   'Password must be at least 8 characters long and contain lowercase, uppercase, numeric and symbol characters.';
+export const COMMON_PASSWORD_MESSAGE = 'This password is too common and easy to guess. Please choose another.';
+export const CONTROL_CHARACTER_MESSAGE = 'Password must not contain control characters.';
+
+/** The form message for a password, or null when it is fine: the same rule the server applies. */
+export function passwordFormMessage(password: string): string | null {
+  const problems = passwordProblems(password);
+  if (!problems.length) return null;
+  if (problems.includes('control-character')) return CONTROL_CHARACTER_MESSAGE;
+  if (problems[0] === 'common') return COMMON_PASSWORD_MESSAGE;
+  return PASSWORD_POLICY_MESSAGE;
+}
 
 // The identity service's wording (Cognito's InvalidPasswordException messages).
 const SERVICE_MESSAGES: Record<PasswordProblem, string> = {
@@ -37,6 +54,8 @@ const SERVICE_MESSAGES: Record<PasswordProblem, string> = {
   'no-uppercase': 'Password must have uppercase characters',
   'no-digit': 'Password must have numeric characters',
   'no-symbol': 'Password must have symbol characters',
+  'control-character': 'Password must not contain control characters',
+  common: 'Password is too common',
 };
 
 /** Cognito-style "Password did not conform with policy: ..." message, or null when the password is fine. */

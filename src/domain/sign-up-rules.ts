@@ -1,4 +1,4 @@
-import { PASSWORD_POLICY_MESSAGE, meetsPasswordPolicy } from './password-policy';
+import { PASSWORD_POLICY_MESSAGE, passwordFormMessage } from './password-policy';
 
 /**
  * The sign-up checks of the spec (monitoring-client 5, organisation-and-routes 5), each returning
@@ -91,7 +91,8 @@ export function checkEmailConfirmation(email: string, confirmation: string): Rul
 /** Password: present and meeting the policy (never trimmed: spaces are part of a password). */
 export function checkPassword(password: string): RuleResult {
   if (!password) return fail('INVALID_PASSWORD', SIGN_UP_MESSAGES.passwordRequired);
-  return meetsPasswordPolicy(password) ? ok(password) : fail('INVALID_PASSWORD', SIGN_UP_MESSAGES.passwordPolicy);
+  const message = passwordFormMessage(password);
+  return message ? fail('INVALID_PASSWORD', message) : ok(password);
 }
 
 export function checkPasswordConfirmation(password: string, confirmation: string): RuleResult {

@@ -52,7 +52,8 @@ export function cylinderDiameterM(litres: number, depthM: number): number {
 /** A preset fills the form: its height is the sensor's, its safe fill level (or height) the depth; a cylinder gives its diameter, other shapes their volume. */
 export function tankFormFromPreset(f: TankForm, p: TankPreset, unit: MeasurementUnit): TankForm {
   const height = p.height ?? p.diameter ?? 0;
-  const depth = p.safeFillLevel ?? height;
+  // without a safe fill level, a tank is taken as full at 95% of its height (the depth must stay below the sensor)
+  const depth = p.safeFillLevel ?? Math.round(height * 0.95 * 100) / 100;
   const show = (m: number) => text(fromMm(m * 1000, unit));
   if (p.shape === 'VOLUME_CYLINDER' && p.diameter) return { ...f, height: show(height), depth: show(depth), mode: 'diameter', diameter: show(p.diameter) };
   const litres =

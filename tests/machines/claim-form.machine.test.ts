@@ -45,7 +45,8 @@ function firstFailure(c: { serial: Kind; claimCode: Kind }): Shown {
 /** The claim form as the spec describes it, written without looking at the machine's configuration. */
 function claimFormModel(mode: ClaimFormMode) {
   const invalidCode: Shown = { field: 'claimCode', message: SIGN_UP_MESSAGES.claimCodeInvalid };
-  const blank = { serial: 'empty' as Kind, claimCode: 'empty' as Kind, shown: null as Shown };
+  // typedWhileBusy only makes typing into the disabled inputs a distinct model state, so that a path takes it
+  const blank = { serial: 'empty' as Kind, claimCode: 'empty' as Kind, shown: null as Shown, typedWhileBusy: false };
   return setup({
     types: { context: {} as typeof blank, events: {} as ModelEvent },
     guards: {
@@ -76,6 +77,7 @@ function claimFormModel(mode: ClaimFormMode) {
       // inputs disabled: nothing typed reaches the form
       validating: {
         on: {
+          TYPE: { actions: assign({ typedWhileBusy: true }) },
           ADDED: 'success',
           CODE_REFUSED: { target: 'error', actions: assign({ shown: invalidCode }) },
           OFFLINE: { target: 'error', actions: assign({ shown: { field: 'form', message: NETWORK_MESSAGE } }) },

@@ -54,7 +54,8 @@ describe.each(testDrivers)('crash safety on %s (DESIGN.md: an uplink is acknowle
     let db: Db = await store.open();
     await migrate(db);
     const org = await makeOrg(db);
-    const sensor = await makeSensor(db, org.id);
+    // several sensors and many concurrent senders, so the server writes them in shared batches
+    const sensors = [await makeSensor(db, org.id), await makeSensor(db, org.id), await makeSensor(db, org.id), await makeSensor(db, org.id)];
     await db.close();
 
     const port = await freePort();
@@ -74,11 +75,12 @@ describe.each(testDrivers)('crash safety on %s (DESIGN.md: an uplink is acknowle
       await new Promise((r) => setTimeout(r, 100));
     }
 
-    const acked: number[] = [];
+    const acked: { id: string; time: number }[] = [];
     const t0 = Date.UTC(2026, 5, 1);
     let seq = 0;
     let killed = false;
-    const sender = async () => {
+    const sender = async (n: number) => {
+      const sensor = sensors[n % sensors.length];
       while (!killed) {
         const time = t0 + seq++ * 1000;
         try {
@@ -87,14 +89,14 @@ describe.each(testDrivers)('crash safety on %s (DESIGN.md: an uplink is acknowle
             headers: { 'content-type': 'application/json', 'x-device-key': sensor.deviceKey },
             body: JSON.stringify({ serial: sensor.serial, measurements: [{ time, rawDistance: 1000 + (seq % 500) }], battery: 80 }),
           });
-          if (res.status === 200) acked.push(time);
+          if (res.status === 200) acked.push({ id: sensor.id, time });
           else await res.body?.cancel();
         } catch {
           return; // the server is gone
         }
       }
     };
-    const senders = Array.from({ length: 8 }, sender);
+    const senders = Array.from({ length: 32 }, (_, n) => sender(n));
     // kill once a good number of uplinks were acknowledged, mid-burst
     while (acked.length < 150) await new Promise((r) => setTimeout(r, 5));
     child.kill('SIGKILL');
@@ -105,13 +107,16 @@ describe.each(testDrivers)('crash safety on %s (DESIGN.md: an uplink is acknowle
 
     db = await store.open();
     try {
-      const rows = await db.query<{ time: number }>('SELECT time FROM measurements WHERE sensor_id = $1', [sensor.id]);
-      const stored = new Set(rows.map((r) => r.time));
-      const missing = acked.filter((t) => !stored.has(t));
+      const rows = await db.query<{ sensor_id: string; time: number }>('SELECT sensor_id, time FROM measurements');
+      const stored = new Set(rows.map((r) => `${r.sensor_id}/${r.time}`));
+      const missing = acked.filter((a) => !stored.has(`${a.id}/${a.time}`));
       expect(missing).toEqual([]);
-      // and the latest data moved with them (one transaction)
-      const latest = (await db.query<{ latest_data: { lastMeasurement?: { time: number } } }>('SELECT latest_data FROM sensors WHERE id = $1', [sensor.id]))[0].latest_data;
-      expect(latest.lastMeasurement!.time).toBeGreaterThanOrEqual(Math.max(...acked));
+      // and the latest data moved with them (same transaction)
+      for (const s of sensors) {
+        const mine = acked.filter((a) => a.id === s.id).map((a) => a.time);
+        const latest = (await db.query<{ latest_data: { lastMeasurement?: { time: number } } }>('SELECT latest_data FROM sensors WHERE id = $1', [s.id]))[0].latest_data;
+        if (mine.length) expect(latest.lastMeasurement!.time).toBeGreaterThanOrEqual(Math.max(...mine));
+      }
     } finally {
       await db.close();
       await store.drop();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startTestServer, testDrivers, type TestServer } from './harness';
 import { addMember, makeOrg, makeSensor, makeUser } from './fixtures';
 import { collect, connectWs, sendUplink } from './live-helpers';
-import { sensorUpdateResponseSchema, tankPresetListSchema, fuelInstallResponseSchema } from '../../src/contract/sensor.schema';
+import { geocodeResponseSchema, sensorUpdateResponseSchema, tankPresetListSchema, fuelInstallResponseSchema } from '../../src/contract/sensor.schema';
 import { SETUP_RULES } from '../../src/domain/setup-messages';
 import { insertCatalogue, insertFuelInstallation, DEMO_PHOTOS } from '../../server/seed/seed-catalogue';
 import { storeDemoPhotos } from '../../server/storage';
@@ -209,6 +209,17 @@ describe.each(testDrivers)('sensor setup gateway on %s (sensor-setup 5, 7, 8)', 
     } finally {
       await client.endAsync();
     }
+  });
+
+  it('searches the bundled gazetteer for places, nearest the map first (GET /api/geocode)', async () => {
+    const res = await s.api('/geocode?q=Rotorua', { token: t.member });
+    expect(res.status).toBe(200);
+    const { results } = geocodeResponseSchema.parse(await res.json());
+    expect(results[0]).toEqual({ label: 'Rotorua, Bay of Plenty, NZ', latitude: -38.13874, longitude: 176.24516 });
+    const narrowed = geocodeResponseSchema.parse(await (await s.api('/geocode?q=christ,%20canterbury&lat=-41&lng=174', { token: t.member })).json());
+    expect(narrowed.results[0].label).toBe('Christchurch, Canterbury, NZ');
+    expect((await s.api('/geocode?q=', { token: t.member })).status).toBe(400);
+    expect((await s.api('/geocode?q=Rotorua', { token: null })).status).toBe(401);
   });
 
   it('lists tank presets and serves the fuel installation record with its photos to setup users only', async () => {

@@ -68,7 +68,7 @@ function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
   const text = rangeText(c.viewMode === 'live' ? { start: c.liveEnd - 3_600_000, end: c.liveEnd } : c.range, org.locale.timezone);
 
   return (
-    <Paper withBorder p="md" radius="md" data-testid="chart-pane" data-status={status} data-mode={c.dataMode} data-view-mode={c.viewMode}>
+    <Paper withBorder p="md" radius="md" data-testid="chart-pane" data-status={status} data-mode={c.dataMode} data-view-mode={c.viewMode} data-guides={guides.map((g) => g.label).join('|')}>
       <Stack gap="sm">
         <ChartToolbar
           preset={c.preset}

@@ -1,0 +1,140 @@
+// The ingest benchmark's load generator, run as a child process of ingest.bench.ts so that it
+// never shares an event loop with the server or the bench. Open loop: uplink i is due at
+// start + i / rate whatever happened to the ones before, and its latency counts from that due
+// time (no coordinated omission). The mix per sensor, every 40 uplinks: one raises the threshold
+// and rapid-change alarms and the next clears them, one carries only an error code (opens
+// SENSOR_ERROR) and the next good one closes it; a downlink handed out in an ack is reported
+// applied by the sensor's next uplink. Every answer must be 200: anything else is counted.
+import { Agent, request } from 'node:http';
+
+export interface LoadJob {
+  port: number;
+  sensors: { serial: string; key: string }[];
+  rate: number;
+  seconds: number;
+  warmupSeconds: number;
+  /** Data time of each sensor's first uplink ever; each sensor's uplinks are a minute apart. */
+  dataStart: number;
+  /** How many uplinks each sensor has sent in earlier runs, so its sequence (and alarm mix) goes on. */
+  seq: number[];
+}
+
+export interface LoadResult {
+  sent: number;
+  /** Acked uplinks due inside the measured window, and their latencies from the due time (ms). */
+  counted: number;
+  latencies: number[];
+  /** Acks received inside the measured window: the rate actually sustained. */
+  completedInWindow: number;
+  windowMs: number;
+  errors: string[];
+  stored: number;
+  duplicates: number;
+  raises: number;
+  clears: number;
+  errorUplinks: number;
+  downlinks: string[];
+  applied: number;
+  /** Uplinks still unanswered when the generator gave up (the server could not keep up). */
+  unanswered: number;
+  /** Each sensor's count after this run. */
+  seq: number[];
+}
+
+const PERIOD = 40;
+
+export async function runLoad(job: LoadJob): Promise<LoadResult> {
+  // idle connections are dropped after 1 s, well before the server's keep-alive timeout (5 s), so a
+  // request is never sent on a connection the server is closing (a reset that is the client's doing)
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 1000 });
+  const r: LoadResult = { sent: 0, counted: 0, latencies: [], completedInWindow: 0, windowMs: job.seconds * 1000, errors: [], stored: 0, duplicates: 0, raises: 0, clears: 0, errorUplinks: 0, downlinks: [], applied: 0, unanswered: 0, seq: [...job.seq] };
+  const pendingApplied = new Map<number, string[]>();
+  const n = job.sensors.length;
+  const total = Math.round(job.rate * (job.warmupSeconds + job.seconds));
+  const warm = Math.round(job.rate * job.warmupSeconds);
+  const t0 = performance.now() + 50;
+  let outstanding = 0;
+  let done!: () => void;
+  const finished = new Promise<void>((res) => (done = res));
+
+  const send = (i: number) => {
+    const s = i % n;
+    const applied = pendingApplied.get(s) ?? [];
+    pendingApplied.delete(s);
+    const k = r.seq[s]++;
+    const time = job.dataStart + k * 60_000;
+    const phase = (k + s) % PERIOD; // sensors take turns, so the alarms are spread over the run
+    const body: Record<string, unknown> = { serial: job.sensors[s].serial, battery: 80, signalLevel: 18, linkQuality: 'GOOD' };
+    if (phase === 25) body.errors = [{ time, code: 'E3' }];
+    else body.measurements = [{ time, rawDistance: phase === 10 ? 150 : 1000 + ((k * 37 + s * 11) % 400) }];
+    if (applied.length) body.appliedTasks = applied.map((id) => ({ id, ok: true }));
+    const payload = JSON.stringify(body);
+    const due = t0 + (i * 1000) / job.rate;
+    outstanding++;
+    r.sent++;
+    const fail = (why: string) => {
+      r.errors.push(why);
+      if (--outstanding === 0 && r.sent === total) done();
+    };
+    const req = request(
+      { host: '127.0.0.1', port: job.port, path: '/ingest/uplink', method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-device-key': job.sensors[s].key, 'content-length': Buffer.byteLength(payload) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          if (res.statusCode !== 200) return fail(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
+          const end = performance.now();
+          const ms = end - due;
+          if (end >= t0 + job.warmupSeconds * 1000 && end < t0 + (job.warmupSeconds + job.seconds) * 1000) r.completedInWindow++;
+          const ack = JSON.parse(text) as { stored: number; duplicates: number; downlinks: { id: string }[] };
+          if (i >= warm) {
+            r.counted++;
+            r.latencies.push(ms);
+          }
+          r.stored += ack.stored;
+          r.duplicates += ack.duplicates;
+          r.applied += applied.length;
+          if (phase === 10) r.raises++;
+          if (phase === 11) r.clears++;
+          if (phase === 25) r.errorUplinks++;
+          for (const d of ack.downlinks) {
+            r.downlinks.push(d.id);
+            pendingApplied.set(s, [...(pendingApplied.get(s) ?? []), d.id]);
+          }
+          if (--outstanding === 0 && r.sent === total) done();
+        });
+      },
+    );
+    req.on('error', (err) => fail(err.message));
+    req.end(payload);
+  };
+
+  // every millisecond or so, send whatever has fallen due
+  let next = 0;
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      while (next < total && t0 + (next * 1000) / job.rate <= now) send(next++);
+      if (next < total) setTimeout(tick, 1);
+      else resolve();
+    };
+    setTimeout(tick, 50);
+  });
+  // an overloaded server is not waited for forever: what is unanswered 30 s after the last was due failed
+  const drained = await Promise.race([finished.then(() => true), new Promise<boolean>((res) => setTimeout(() => res(false), 30_000))]);
+  if (!drained) {
+    r.unanswered = outstanding;
+    r.errors.push(`${outstanding} uplinks unanswered 30 s after the last was due`);
+  }
+  agent.destroy();
+  return r;
+}
+
+// as a child process: one job per message, the result sent back
+if (process.send) {
+  process.on('message', (job: LoadJob) => {
+    void runLoad(job).then((res) => process.send!(res));
+  });
+  process.send('ready');
+}

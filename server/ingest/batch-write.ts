@@ -1,0 +1,179 @@
+import type { Queryable } from '../db/db';
+import type { Uplink } from '../../src/contract/uplink.schema';
+import type { LiveNotificationMessage } from '../../src/contract/live.schema';
+import { HttpError } from '../http/errors';
+import { ALARM_WINDOW_MS } from '../alarms/rules';
+import { needsWindow, newestOf, planAlarms } from '../alarms/engine';
+import type { OpenRow } from '../alarms/notifications';
+import { AlarmWrites } from './batch-alarms';
+import { hashDeviceKey, nextLatestData, type Point, type SensorRow } from './uplink-rules';
+import { settleDownlinks, type Downlink } from './batch-downlinks';
+import type { TaskRow } from '../tasks/lifecycle';
+
+/** One uplink waiting for its batch: who sent it and when it arrived. */
+export interface Pending {
+  deviceKey: string | undefined;
+  trusted: boolean;
+  up: Uplink;
+  now: number;
+}
+
+/** What one uplink did once its batch committed: enough to acknowledge and publish it. */
+export interface Ingested {
+  sensor: SensorRow;
+  stored: Point[];
+  latest: Record<string, unknown>;
+  downlinks: Downlink[];
+  changed: LiveNotificationMessage[];
+  /** Remote tasks this uplink moved (collected or settled), to publish once committed. */
+  tasks: TaskRow[];
+}
+
+// what ingest reads of a sensor (the row has many more JSON columns the path never looks at)
+const SENSOR_COLUMNS = 'id, serial, org_id, name, sensor_type, device_key_hash, config, alarms, display_info, latest_data';
+
+// the same answer for an unknown serial and a wrong key: serials are printed on devices
+export const refused = () => new HttpError(401, 'INVALID_DEVICE_KEY', 'Unknown sensor or wrong device key.');
+
+/**
+ * Writes a batch of uplinks in the caller's transaction with a handful of multi-row statements,
+ * with the result each would have had if they had been ingested one after another in arrival
+ * order: measurements idempotent on (sensor, time) (the first uplink to carry a time stores it),
+ * latest data and alarm rules evaluated per uplink in order, downlinks handed to a sensor's first
+ * uplink of the batch. A refused uplink (unknown sensor, wrong key) gets its error and the others
+ * go on. The sensor rows are locked in id order, so batches and other writers never deadlock.
+ */
+export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Ingested | Error)[]> {
+  const serials = [...new Set(items.map((p) => p.up.serial))];
+  const rows = await q.query<SensorRow>(`SELECT ${SENSOR_COLUMNS} FROM sensors WHERE serial = ANY($1::text[]) ORDER BY id FOR UPDATE`, [serials]);
+  const bySerial = new Map(rows.map((s) => [s.serial, s]));
+  const results: (Ingested | Error)[] = items.map((p) => {
+    const sensor = bySerial.get(p.up.serial);
+    const ok = sensor && (p.trusted || (!!p.deviceKey && hashDeviceKey(p.deviceKey) === sensor.device_key_hash));
+    return ok ? { sensor, stored: [], latest: {}, downlinks: [], changed: [], tasks: [] } : refused();
+  });
+  const accepted = items.map((p, i) => ({ p, i, r: results[i] })).filter((x): x is { p: Pending; i: number; r: Ingested } => !(x.r instanceof Error));
+  if (!accepted.length) return results;
+
+  // the 1-hour window of rapid-change alarms, as it stood before this batch (read before inserting)
+  const windowed = accepted.filter(({ r, p }) => r.sensor.org_id && needsWindow(r.sensor.alarms) && p.up.measurements.length);
+  const before = new Map<number, Point>();
+  if (windowed.length) {
+    const hi = windowed.map(({ p }) => Math.max(...p.up.measurements.map((m) => m.time)));
+    const found = await q.query<Point & { i: number }>(
+      `SELECT u.i, m.time, m.raw_distance FROM unnest($1::uuid[], $2::bigint[], $3::int[]) AS u(sid, hi, i)
+       CROSS JOIN LATERAL (SELECT time, raw_distance FROM measurements WHERE sensor_id = u.sid AND time >= u.hi - ${ALARM_WINDOW_MS} AND time < u.hi ORDER BY time LIMIT 1) m`,
+      [windowed.map((x) => x.r.sensor.id), hi, windowed.map((x) => x.i)],
+    );
+    for (const f of found) before.set(f.i, { time: f.time, raw_distance: f.raw_distance });
+  }
+
+  // measurements: a (sensor, time) carried twice in the batch belongs to its first uplink
+  const owner = new Map<string, number>();
+  const ins = { sid: [] as string[], time: [] as number[], d: [] as number[], b: [] as (number | null)[] };
+  for (const { p, i, r } of accepted) {
+    for (const m of p.up.measurements) {
+      const k = `${r.sensor.id}/${m.time}`;
+      if (owner.has(k)) continue;
+      owner.set(k, i);
+      ins.sid.push(r.sensor.id);
+      ins.time.push(m.time);
+      ins.d.push(m.rawDistance);
+      ins.b.push(m.betaRawDistance ?? null);
+    }
+  }
+  if (ins.sid.length) {
+    const stored = await q.query<Point & { sensor_id: string }>(
+      `INSERT INTO measurements (sensor_id, time, raw_distance, beta_raw_distance)
+       SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::real[], $4::real[])
+       ON CONFLICT (sensor_id, time) DO NOTHING RETURNING sensor_id, time, raw_distance, beta_raw_distance`,
+      [ins.sid, ins.time, ins.d, ins.b],
+    );
+    const got = new Map(stored.map((s) => [`${s.sensor_id}/${s.time}`, s]));
+    for (const { p, i, r } of accepted) {
+      for (const m of p.up.measurements) {
+        const k = `${r.sensor.id}/${m.time}`;
+        const s = got.get(k);
+        if (s && owner.get(k) === i) {
+          r.stored.push({ time: s.time, raw_distance: s.raw_distance, beta_raw_distance: s.beta_raw_distance });
+          owner.delete(k); // a time repeated inside one uplink is stored once
+        }
+      }
+    }
+  }
+
+  const errs = accepted.flatMap(({ p, r }) => p.up.errors.map((e) => [r.sensor.id, e.code, e.time] as const));
+  if (errs.length) {
+    await q.query(
+      `INSERT INTO measurement_errors (sensor_id, code, time) SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[]) ON CONFLICT DO NOTHING`,
+      [errs.map((e) => e[0]), errs.map((e) => e[1]), errs.map((e) => e[2])],
+    );
+  }
+
+  // the open notifications of every sensor of the batch, then the rules per uplink in order
+  const inOrgs = [...new Set(accepted.filter((x) => x.r.sensor.org_id).map((x) => x.r.sensor.id))];
+  const open = new Map<string, Map<string, OpenRow>>(inOrgs.map((id) => [id, new Map()]));
+  if (inOrgs.length) {
+    const openRows = await q.query<OpenRow & { sensor_id: string }>(
+      'SELECT sensor_id, id, type, condition_key, start_time, meta FROM notifications WHERE sensor_id = ANY($1::uuid[]) AND end_time IS NULL AND endless = false',
+      [inOrgs],
+    );
+    for (const { sensor_id, ...o } of openRows) open.get(sensor_id)!.set(o.condition_key, o);
+  }
+  const latestOf = new Map<string, Record<string, unknown>>();
+  const bootOf = new Map<string, unknown>();
+  const storedSoFar = new Map<string, Point[]>();
+  const alarmWrites = new AlarmWrites();
+  for (const { p, i, r } of accepted) {
+    const sensor = r.sensor;
+    const prev = latestOf.get(sensor.id) ?? sensor.latest_data ?? {};
+    const latest = nextLatestData(prev, p.up, r.stored, p.now);
+    const mine = [...(storedSoFar.get(sensor.id) ?? []), ...r.stored];
+    storedSoFar.set(sensor.id, mine);
+    latest.alertAsserted = false;
+    if (sensor.org_id) {
+      const orgSensor = { ...sensor, org_id: sensor.org_id };
+      const newest = newestOf(r.stored, latest);
+      let windowStart: Point | undefined;
+      if (newest && needsWindow(sensor.alarms)) {
+        const from = newest.time - ALARM_WINDOW_MS;
+        // the window's newest end is the uplink's latest time unless a duplicate hid it: then read it here
+        const hi = Math.max(...p.up.measurements.map((m) => m.time));
+        const base = hi === newest.time ? before.get(i) : await windowFromDb(q, sensor.id, from, newest.time);
+        for (const pt of [...(base ? [base] : []), ...mine]) if (pt.time >= from && pt.time < newest.time && (!windowStart || pt.time < windowStart.time)) windowStart = pt;
+      }
+      const opened = open.get(sensor.id)!;
+      const plan = planAlarms(sensor, p.up, newest, windowStart, opened, p.now);
+      alarmWrites.apply(orgSensor, plan, opened, p.now, r.changed);
+      latest.alertAsserted = plan.alertAsserted;
+    }
+    latest.offlineAsserted = false;
+    r.latest = latest;
+    latestOf.set(sensor.id, latest);
+    if (p.up.bootInfo) bootOf.set(sensor.id, p.up.bootInfo);
+  }
+
+  await alarmWrites.write(q);
+  await q.query(
+    `UPDATE sensors s SET latest_data = u.latest, latest_boot_info = COALESCE(u.boot, s.latest_boot_info)
+     FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, latest jsonb, boot jsonb) WHERE s.id = u.id`,
+    [JSON.stringify([...latestOf].map(([id, latest]) => ({ id, latest, boot: bootOf.get(id) ?? null })))],
+  );
+  await settleDownlinks(q, accepted.map(({ p, r }) => ({ sensorId: r.sensor.id, up: p.up, now: p.now, result: r })));
+  // a downlink exchange (a task collected or reported) is the sensor's last downlink request
+  const requested = accepted.filter(({ r }) => r.tasks.length);
+  for (const { p, r } of requested) r.latest = { ...r.latest, lastDownlinkRequestAt: p.now };
+  if (requested.length) {
+    await q.query(
+      `UPDATE sensors s SET latest_data = s.latest_data || jsonb_build_object('lastDownlinkRequestAt', u.at)
+       FROM unnest($1::uuid[], $2::bigint[]) AS u(id, at) WHERE s.id = u.id`,
+      [requested.map(({ r }) => r.sensor.id), requested.map(({ p }) => p.now)],
+    );
+  }
+  return results;
+}
+
+async function windowFromDb(q: Queryable, sensorId: string, from: number, to: number) {
+  const rows = await q.query<Point>('SELECT time, raw_distance FROM measurements WHERE sensor_id = $1 AND time >= $2 AND time < $3 ORDER BY time LIMIT 1', [sensorId, from, to]);
+  return rows[0];
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import type { Sensor } from '../../contract/sensor.schema';
+import type { SectionContext } from './section-types';
+import { SETUP_SECTIONS } from './sections';
+
+// Which sections a sensor shows (DESIGN.md "Sensor setup"; sensor-setup 2).
+const sensor = (sensorType: string): Sensor => ({
+  id: 's', serial: 'S', name: 'n', sensorType, organisationId: 'o', latitude: null, longitude: null, radio: { type: 'cellular' }, alarms: {},
+  conversionConfigs: [], displayInfo: { referenceLines: [] }, config: { schedulerEnabled: true, measurementInterval: 5, transmissionInterval: 30 }, latestData: null, latestBootInfo: null,
+});
+const shown = (ctx: SectionContext) => SETUP_SECTIONS.filter((s) => s.visible(ctx)).map((s) => s.id);
+
+describe('setup sections shown', () => {
+  it('display, alarms and location for every sensor; tank for the T35 family only', () => {
+    expect(shown({ sensor: sensor('LS1'), isManager: true, isSiteAdmin: false, hasFuelInstall: false })).toEqual(['display', 'alarms', 'location', 'integration']);
+    expect(shown({ sensor: sensor('T35-Pro'), isManager: true, isSiteAdmin: false, hasFuelInstall: false })[0]).toBe('tank');
+  });
+  it('integration for managers and site admins; installation only with a fuel record, undecided while it loads', () => {
+    expect(shown({ sensor: sensor('LS1'), isManager: false, isSiteAdmin: true, hasFuelInstall: true })).toEqual(['display', 'alarms', 'location', 'integration', 'installation']);
+    expect(shown({ sensor: sensor('LS1'), isManager: false, isSiteAdmin: false, hasFuelInstall: false })).not.toContain('integration');
+    const installation = SETUP_SECTIONS.find((s) => s.id === 'installation')!;
+    expect(installation.visible({ sensor: sensor('LS1'), isManager: true, isSiteAdmin: false, hasFuelInstall: undefined })).toBeUndefined();
+  });
+  it('has one entry per id', () => expect(new Set(SETUP_SECTIONS.map((s) => s.id)).size).toBe(SETUP_SECTIONS.length));
+});

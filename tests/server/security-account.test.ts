@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SignJWT, decodeJwt } from 'jose';
+import { startTestServer, testDrivers, type TestServer } from './harness';
+import { CLIENT, cognitoClient } from './security-helpers';
+import { hashPassword } from '../../server/identity/passwords';
+import { insertUser } from '../../server/identity/identity-users';
+
+const PASSWORD = 'Demo-pass-2026!';
+
+describe.each(testDrivers)('account security on %s (issue 9)', (driver) => {
+  let s: TestServer;
+  const cognito = cognitoClient(() => s);
+  const hash = hashPassword(PASSWORD);
+  const account = async (email: string) =>
+    insertUser(s.ctx.db, { email, name: 'Ana', passwordHash: await hash, status: 'CONFIRMED', emailVerified: true, profileCreated: true }, Date.now());
+  const signIn = (email: string, password = PASSWORD) =>
+    cognito('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', ClientId: CLIENT, AuthParameters: { USERNAME: email, PASSWORD: password } });
+  const tokensOf = async (email: string, password = PASSWORD) => {
+    const r = await signIn(email, password);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body.AuthenticationResult as { IdToken: string; AccessToken: string; RefreshToken: string };
+  };
+  const lastCode = async (to: string) => {
+    const rows = await s.ctx.db.query<{ payload: { kind: string; text: string } }>(`SELECT payload FROM outbox WHERE recipient = $1 ORDER BY created_at DESC`, [to]);
+    return rows.find((m) => m.payload.kind === 'verification-code')?.payload.text.match(/\b(\d{6})\b/)?.[1];
+  };
+
+  beforeAll(async () => {
+    s = await startTestServer(driver);
+  });
+  afterAll(() => s?.close());
+
+  describe('token verification requires exp, token_use and our app client', () => {
+    const forge = async (claims: Record<string, unknown>, opts: { exp?: boolean; aud?: string } = {}) => {
+      let jwt = new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: s.ctx.key.kid, typ: 'JWT' }).setIssuer(s.ctx.tokens.issuer).setIssuedAt();
+      if (opts.aud) jwt = jwt.setAudience(opts.aud);
+      if (opts.exp !== false) jwt = jwt.setExpirationTime('1h');
+      return jwt.sign(s.ctx.key.privateKey);
+    };
+
+    it('refuses ID tokens without exp, with another audience or without token_use', async () => {
+      const id = await account('tokens@sec.test');
+      const real = decodeJwt((await tokensOf('tokens@sec.test')).IdToken);
+      const base = { sub: id, email: 'tokens@sec.test', email_verified: true, origin_jti: real.origin_jti };
+      const good = await forge({ ...base, token_use: 'id' }, { aud: CLIENT });
+      expect((await s.api('/organisations', { token: good })).status).toBe(200);
+      for (const bad of [
+        await forge({ ...base, token_use: 'id' }, { aud: CLIENT, exp: false }),
+        await forge({ ...base, token_use: 'id' }, { aud: 'another-client' }),
+        await forge({ ...base, token_use: 'id' }),
+        await forge({ ...base }, { aud: CLIENT }),
+      ]) {
+        expect((await s.api('/organisations', { token: bad })).status).toBe(401);
+      }
+    });
+
+    it('refuses access tokens of another app client or without exp', async () => {
+      const id = await account('access@sec.test');
+      const real = decodeJwt((await tokensOf('access@sec.test')).AccessToken);
+      const base = { sub: id, token_use: 'access', origin_jti: real.origin_jti, username: id };
+      expect((await cognito('GetUser', { AccessToken: await forge({ ...base, client_id: CLIENT }) })).status).toBe(200);
+      for (const bad of [await forge({ ...base, client_id: 'another-client' }), await forge({ ...base, client_id: CLIENT }, { exp: false })]) {
+        expect((await cognito('GetUser', { AccessToken: bad })).body.__type).toBe('NotAuthorizedException');
+      }
+    });
+  });
+
+  it('ChangePassword ends every other session (refresh and the tokens made from it) and keeps its own', async () => {
+    await account('change@sec.test');
+    const other = await tokensOf('change@sec.test');
+    const mine = await tokensOf('change@sec.test');
+    const changed = await cognito('ChangePassword', { AccessToken: mine.AccessToken, PreviousPassword: PASSWORD, ProposedPassword: 'Next-choice-2026#' });
+    expect(changed.status).toBe(200);
+    expect((await s.api('/organisations', { token: other.IdToken })).status).toBe(401);
+    expect((await cognito('GetUser', { AccessToken: other.AccessToken })).body.__type).toBe('NotAuthorizedException');
+    expect((await cognito('GetTokensFromRefreshToken', { ClientId: CLIENT, RefreshToken: other.RefreshToken })).body.__type).toBe('NotAuthorizedException');
+    expect((await s.api('/organisations', { token: mine.IdToken })).status).toBe(200);
+    expect((await cognito('GetTokensFromRefreshToken', { ClientId: CLIENT, RefreshToken: mine.RefreshToken })).status).toBe(200);
+  });
+
+  it('an email change stays pending until the new address is verified: the old address signs in meanwhile', async () => {
+    await account('before@sec.test');
+    const t = await tokensOf('before@sec.test');
+    const update = await cognito('UpdateUserAttributes', { AccessToken: t.AccessToken, UserAttributes: [{ Name: 'email', Value: 'someone.else@sec.test' }] });
+    expect(update.body.CodeDeliveryDetailsList).toHaveLength(1);
+    expect((await signIn('someone.else@sec.test')).body.__type).toBe('NotAuthorizedException');
+    expect((await signIn('before@sec.test')).status).toBe(200);
+    const attrs = (await cognito('GetUser', { AccessToken: t.AccessToken })).body.UserAttributes;
+    expect(attrs).toContainEqual({ Name: 'email', Value: 'before@sec.test' });
+    expect(attrs).toContainEqual({ Name: 'email_verified', Value: 'true' });
+
+    const code = (await lastCode('someone.else@sec.test'))!;
+    expect((await cognito('VerifyUserAttribute', { AccessToken: t.AccessToken, AttributeName: 'email', Code: code })).status).toBe(200);
+    expect((await signIn('someone.else@sec.test')).status).toBe(200);
+    expect((await signIn('before@sec.test')).body.__type).toBe('NotAuthorizedException');
+  });
+
+  it('refuses common passwords and control characters with the shared policy message', async () => {
+    for (const Password of ['Password1!', 'Qwerty123!']) {
+      const r = await cognito('SignUp', { ClientId: CLIENT, Username: `common-${Password.length}@sec.test`, Password });
+      expect(r.body).toEqual({ __type: 'InvalidPasswordException', message: 'Password did not conform with policy: Password is too common' });
+    }
+    const ctl = await cognito('SignUp', { ClientId: CLIENT, Username: 'ctl@sec.test', Password: 'Good-pass\u00072026!' });
+    expect(ctl.body.message).toBe('Password did not conform with policy: Password must not contain control characters');
+    await account('weak@sec.test');
+    const t = await tokensOf('weak@sec.test');
+    const change = await cognito('ChangePassword', { AccessToken: t.AccessToken, PreviousPassword: PASSWORD, ProposedPassword: 'Password1!' });
+    expect(change.body.__type).toBe('InvalidPasswordException');
+  });
+});
