@@ -25,8 +25,8 @@ export interface Ingested {
   latest: Record<string, unknown>;
   downlinks: Downlink[];
   changed: LiveNotificationMessage[];
-  /** Remote tasks this uplink moved (collected or settled), to publish once committed. */
-  tasks: TaskRow[];
+  /** Remote tasks this uplink moved (settled or collected), published after commit. */
+  changedTasks: TaskRow[];
 }
 
 // what ingest reads of a sensor (the row has many more JSON columns the path never looks at)
@@ -50,7 +50,7 @@ export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Inges
   const results: (Ingested | Error)[] = items.map((p) => {
     const sensor = bySerial.get(p.up.serial);
     const ok = sensor && (p.trusted || (!!p.deviceKey && hashDeviceKey(p.deviceKey) === sensor.device_key_hash));
-    return ok ? { sensor, stored: [], latest: {}, downlinks: [], changed: [], tasks: [] } : refused();
+    return ok ? { sensor, stored: [], latest: {}, downlinks: [], changed: [], changedTasks: [] } : refused();
   });
   const accepted = items.map((p, i) => ({ p, i, r: results[i] })).filter((x): x is { p: Pending; i: number; r: Ingested } => !(x.r instanceof Error));
   if (!accepted.length) return results;
@@ -154,22 +154,18 @@ export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Inges
   }
 
   await alarmWrites.write(q);
+  // before latest data is written: collecting a task stamps lastDownlinkRequestAt into it
+  await settleDownlinks(q, accepted.map(({ p, r }) => ({ sensorId: r.sensor.id, up: p.up, now: p.now, result: r })));
+  for (const { r } of accepted) {
+    const last = latestOf.get(r.sensor.id)!;
+    const asked = r.latest.lastDownlinkRequestAt;
+    if (typeof asked === 'number' && last !== r.latest) last.lastDownlinkRequestAt = Math.max(asked, Number(last.lastDownlinkRequestAt ?? 0));
+  }
   await q.query(
     `UPDATE sensors s SET latest_data = u.latest, latest_boot_info = COALESCE(u.boot, s.latest_boot_info)
      FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, latest jsonb, boot jsonb) WHERE s.id = u.id`,
     [JSON.stringify([...latestOf].map(([id, latest]) => ({ id, latest, boot: bootOf.get(id) ?? null })))],
   );
-  await settleDownlinks(q, accepted.map(({ p, r }) => ({ sensorId: r.sensor.id, up: p.up, now: p.now, result: r })));
-  // a downlink exchange (a task collected or reported) is the sensor's last downlink request
-  const requested = accepted.filter(({ r }) => r.tasks.length);
-  for (const { p, r } of requested) r.latest = { ...r.latest, lastDownlinkRequestAt: p.now };
-  if (requested.length) {
-    await q.query(
-      `UPDATE sensors s SET latest_data = s.latest_data || jsonb_build_object('lastDownlinkRequestAt', u.at)
-       FROM unnest($1::uuid[], $2::bigint[]) AS u(id, at) WHERE s.id = u.id`,
-      [requested.map(({ r }) => r.sensor.id), requested.map(({ p }) => p.now)],
-    );
-  }
   return results;
 }
 

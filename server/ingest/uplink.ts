@@ -33,7 +33,7 @@ export async function ingestUplink(ctx: AppContext, deviceKey: string | undefine
     for (const n of result.changed) {
       await ctx.publisher.publish(topics.notifications(sensor.org_id), n).catch(() => {});
     }
-    await publishTasks(ctx, sensor.id, result.tasks);
+    await publishTasks(ctx, sensor.id, result.changedTasks);
   }
   return { stored: stored.length, duplicates: up.measurements.length - stored.length, downlinks: result.downlinks };
 }
