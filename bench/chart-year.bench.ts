@@ -25,14 +25,21 @@ const RUNS = Math.max(Number(process.env.BENCH_YEAR_RUNS ?? 15), 3); // each run
 const FIVE_RUNS = Math.max(Number(process.env.BENCH_FIVE_RUNS ?? 3), 0); // 0 skips the five years
 const MB = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 
-async function openSensor(browser: Browser, url: string, serial: string): Promise<Page> {
+async function openSensor(browser: Browser, url: string, serial: string, needObserver = true): Promise<{ page: Page; observed: boolean }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
   const page = await context.newPage();
   await signIn(page, url, 'owner@demo.test');
   await page.goto(`${url}/org/riverbend-water/sensors/${serial}`);
   await page.waitForFunction(() => document.querySelector('[data-testid=chart-pane]')?.getAttribute('data-status') === 'ready', null, { timeout: 60_000 });
-  await observeLongTasks(page);
-  return page;
+  const observed = await observeLongTasks(page).then(
+    () => true,
+    (err: Error) => {
+      if (needObserver) throw err;
+      process.stderr.write(`  ${err.message}\n`);
+      return false;
+    },
+  );
+  return { page, observed };
 }
 
 /** Counts measurement requests the page makes until stop() is called. */
@@ -103,7 +110,7 @@ export async function run(): Promise<BenchRow[]> {
       floors.push(f.ms);
       rows = f.rows;
       nodeTimes.push(await nodeLoad());
-      const page = await openSensor(browser, server.url, SERIAL);
+      const { page } = await openSensor(browser, server.url, SERIAL);
       const t0 = await pickRange(page, firstDay, today, today);
       const year = await drawnSince(page, t0, start);
       chartTimes.push(year.ms);
@@ -170,10 +177,14 @@ export async function run(): Promise<BenchRow[]> {
     const fiveFloors: number[] = [];
     const fiveTimes: number[] = [];
     const fiveLong: number[] = [];
+    let fiveUnobserved = 0;
     let fiveStats = { memoryBytes: 0, held: {} as Record<string, number> };
     for (let i = 0; i < FIVE_RUNS; i++) {
       fiveFloors.push((await endpointQueries(db, five.id, fiveFirst.toMillis(), end)).ms);
-      const page = await openSensor(browser, server.url, FIVE_SERIAL);
+      // on this page the observer has failed to report a proven long task on the shared machine:
+      // then the five-year long-task row is not measured (and fails), the rest is still reported
+      const { page, observed } = await openSensor(browser, server.url, FIVE_SERIAL, false);
+      if (!observed) fiveUnobserved++;
       const t0 = await pickRange(page, fiveFirst, today, today);
       const r = await drawnSince(page, t0, fiveFirst.toMillis());
       fiveTimes.push(r.ms);
@@ -197,8 +208,8 @@ export async function run(): Promise<BenchRow[]> {
       },
       {
         bench: '6 five years',
-        what: `longest main-thread task while five years load and draw (ms; ${fiveLong.filter((d) => d > 50).length} over 50 ms)`,
-        ours: fiveWorst,
+        what: `longest main-thread task while five years load and draw (ms; ${fiveLong.filter((d) => d > 50).length} over 50 ms${fiveUnobserved ? `; the observer could not be proven in ${fiveUnobserved} of ${FIVE_RUNS} runs: not measured` : ''})`,
+        ours: fiveUnobserved ? NaN : fiveWorst,
         baseline: 50,
         target: { kind: 'cost', value: 1 },
       },
