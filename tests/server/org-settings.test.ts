@@ -147,6 +147,20 @@ describe.each(testDrivers)('organisation settings calls on %s', (driver) => {
     expect([await roleOf('admin'), await roleOf('admin2')].sort()).toEqual([1, 2]);
   });
 
+  // PGlite has one connection, so a request cannot wait on a lock held by the test there
+  it.runIf(driver === 'postgres')('a manager demoted while their change waits for the lock is refused once it runs', async () => {
+    let pending: Promise<Response> | undefined;
+    await s.ctx.db.tx(async (q) => {
+      await q.query('SELECT 1 FROM memberships WHERE org_id = $1 AND user_id = $2 FOR UPDATE', [org.id, ids.member]);
+      await q.query('UPDATE memberships SET role = 1 WHERE org_id = $1 AND user_id = $2', [org.id, ids.admin]);
+      pending = setRole('admin', 'member', 2); // passes the first check, then waits for our locks
+      await new Promise((r) => setTimeout(r, 400));
+    });
+    const res = await pending!;
+    expect(res.status).toBe(403);
+    expect(await roleOf('member')).toBe(1);
+  });
+
   it('DELETE member: managers remove; members 403; strangers 404; owner protected; removal is immediate', async () => {
     expect((await remove('member', 'reader')).status).toBe(403);
     expect((await remove('stranger', 'member')).status).toBe(404);
