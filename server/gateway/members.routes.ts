@@ -102,7 +102,7 @@ export function memberRoutes(ctx: AppContext) {
     await requireMember(ctx, c, orgId, MANAGERS);
     const body = memberPatchSchema.parse(await c.req.json());
     if (body.cognitoIdentityId !== memberId) throw mismatch();
-    await ctx.db.tx(async (q) => {
+    const liveEnded = await ctx.db.tx(async (q) => {
       const target = await lockPair(q, orgId, callerId, memberId, MANAGERS);
       if ('role' in body) {
         if (memberId === callerId) throw notOwnRow();
@@ -112,11 +112,14 @@ export function memberRoutes(ctx: AppContext) {
           if (!org?.features?.meterReading) throw badRequest('INVALID_ROLE', 'Meter readers can only join organisations with meter reading.');
         }
         await q.query('UPDATE memberships SET role = $3 WHERE org_id = $1 AND user_id = $2', [orgId, memberId, body.role]);
+        return body.role === ROLE.METER_READER; // meter readers get no live data
       } else {
         const rule = body.notificationRule ? JSON.stringify(body.notificationRule) : null;
         await q.query('UPDATE memberships SET notification_rule = $3::jsonb WHERE org_id = $1 AND user_id = $2', [orgId, memberId, rule]);
       }
+      return false;
     });
+    if (liveEnded) ctx.membershipEnded?.(memberId, orgId);
     const member = (await listMembers(ctx.db, orgId)).find((m) => m.cognitoIdentityId === memberId);
     if (!member) throw memberNotFound();
     return c.json(member);
@@ -140,6 +143,7 @@ export function memberRoutes(ctx: AppContext) {
           : new HttpError(403, 'OWNER_PROTECTED', 'The owner cannot be removed from the organisation.');
       await q.query('DELETE FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, memberId]);
     });
+    ctx.membershipEnded?.(memberId, orgId); // after commit: a reconnect must already be refused
     return c.json({ cognitoIdentityId: memberId, left: leaving });
   });
 

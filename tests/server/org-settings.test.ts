@@ -3,6 +3,7 @@ import { startTestServer, testDrivers, type TestServer } from './harness';
 import { addMember, makeOrg, makeUser } from './fixtures';
 import { memberListSchema, type Member } from '../../src/contract/member.schema';
 import { organisationSchema } from '../../src/contract/organisation.schema';
+import { connectWs } from './live-helpers';
 
 // organisation-and-routes 7.1 with the rules of 4, 5 and 6: organisation update, members,
 // role and rule changes, remove / leave, cancel invitation.
@@ -172,6 +173,18 @@ describe.each(testDrivers)('organisation settings calls on %s', (driver) => {
     expect((await remove('admin', 'member')).status).toBe(404);
     const noBody = await s.api(`/organisations/${org.id}/members/${ids.reader}`, { method: 'DELETE', token: tokens.admin });
     expect(noBody.status).toBe(400);
+  });
+
+  it("removal ends the member's live connection at once, not at the broker's next re-check (60 s)", async () => {
+    const c = await connectWs(s, tokens.member);
+    await c.subscribeAsync(`orgs/${org.id}/#`);
+    const closed = new Promise<number>((r) => c.once('close', () => r(Date.now())));
+    const t0 = Date.now();
+    expect((await remove('admin', 'member')).status).toBe(200);
+    expect((await closed) - t0).toBeLessThan(5_000);
+    const again = await connectWs(s, tokens.member);
+    await expect(again.subscribeAsync(`orgs/${org.id}/#`)).rejects.toThrow(/Subscribe error/);
+    await again.endAsync();
   });
 
   it('leave: any role but the owner leaves with its own id; the last owner can never leave', async () => {
