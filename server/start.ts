@@ -47,7 +47,7 @@ export async function startServer(config: Config, opts: { db?: Db; now?: () => n
 
   const embedded = await createEmbeddedBroker(base);
   const external = config.MQTT_URL ? await connectExternalBroker(config.MQTT_URL) : undefined;
-  const ctx: AppContext = { ...base, publisher: external ?? embedded.publisher };
+  const ctx: AppContext = { ...base, publisher: external ?? embedded.publisher, membershipEnded: embedded.dropMember };
 
   if (config.SEED_DEMO) await seedDemoWorld(ctx);
 
