@@ -8,8 +8,8 @@ import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 // Bundled, MapLibre cannot find its worker beside itself: point it at the emitted asset.
 maplibregl.setWorkerUrl(workerUrl);
 
-/** Zoom of the small dashboard map: close enough to place the sensor, wide enough to show the coast around it. */
-export const DASHBOARD_MAP_ZOOM = 7;
+/** The map's default zoom (monitoring-client 9: map default zoom 14): the streets around the sensor. */
+export const DASHBOARD_MAP_ZOOM = 14;
 /** With no position yet, a picking map opens on the southern hemisphere area (sensor-setup 2): New Zealand and Australia. */
 export const SOUTHERN_VIEW = { center: [160, -35] as [number, number], zoom: 3 };
 
@@ -62,6 +62,8 @@ export function SensorMap({ latitude, longitude, name, styleUrl, height = 240, z
     try {
       map = new maplibregl.Map({ container: box.current, style: styleUrl, ...SOUTHERN_VIEW, attributionControl: false, cooperativeGestures: !picking });
       map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
+      // how far the user sees (at the default zoom it reads in metres)
+      map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
       map.on('error', () => {}); // a missing tile must not break the page
       if (picking) map.on('click', (e) => pick.current?.(e.lngLat.lat, e.lngLat.lng));
       mapRef.current = map;
