@@ -4,6 +4,8 @@ import { startServer, type RunningServer } from '../../server/start';
 import { createDispatcher } from '../../server/delivery/dispatcher';
 import { createOfflineScheduler } from '../../server/scheduler/offline';
 import { enqueue } from '../../server/delivery/outbox';
+import { createTaskTimeoutJob } from '../../server/scheduler/task-timeout';
+import { randomUUID } from 'node:crypto';
 import { serviceUrl } from './services';
 import { emptyPostgres } from './cluster-helpers';
 import { makeOrg, makeSensor } from './fixtures';
@@ -63,6 +65,25 @@ describe.skipIf(!pgUrl)('background jobs in several processes on one PostgreSQL 
       const rows = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM notifications WHERE type = 'SENSOR_OFFLINE'`);
       expect(rows[0].n).toBe(20);
       expect(await Promise.all(schedulers.map((s) => s.runOnce()))).toEqual([0, 0]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('the remote-task time-outs of two processes time each dispatched task out once', { timeout: 60_000 }, async () => {
+    const { servers, close } = await twoProcesses();
+    try {
+      const db = servers[0].ctx.db;
+      const org = await makeOrg(db);
+      for (let i = 0; i < 15; i++) {
+        const s = await makeSensor(db, org.id);
+        await db.query(`INSERT INTO downlink_tasks (id, sensor_id, type, status, created_at, dispatched_at) VALUES ($1, $2, 'REBOOT', 'Dispatched', 0, 0)`, [randomUUID(), s.id]);
+      }
+      const jobs = servers.map((s) => createTaskTimeoutJob(s.ctx));
+      const counts = await Promise.all(jobs.map((j) => j.runOnce()));
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(15);
+      const rows = await db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM downlink_tasks GROUP BY status`);
+      expect(rows).toEqual([{ status: 'Timeout', n: 15 }]);
     } finally {
       await close();
     }
