@@ -6,6 +6,8 @@ import { createOfflineScheduler } from '../../server/scheduler/offline';
 import { enqueue } from '../../server/delivery/outbox';
 import { createTaskTimeoutJob } from '../../server/scheduler/task-timeout';
 import { randomUUID } from 'node:crypto';
+import { createFleet } from '../../server/simulator/fleet';
+import { seedDemoWorld } from '../../server/seed/demo';
 import { serviceUrl } from './services';
 import { emptyPostgres } from './cluster-helpers';
 import { makeOrg, makeSensor } from './fixtures';
@@ -84,6 +86,30 @@ describe.skipIf(!pgUrl)('background jobs in several processes on one PostgreSQL 
       expect(counts.reduce((a, b) => a + b, 0)).toBe(15);
       const rows = await db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM downlink_tasks GROUP BY status`);
       expect(rows).toEqual([{ status: 'Timeout', n: 15 }]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('one simulator fleet: a holder that dies without letting go (as kill -9) loses the lease when it expires, and another process takes it', { timeout: 120_000 }, async () => {
+    const { servers, close } = await twoProcesses();
+    try {
+      await seedDemoWorld(servers[0].ctx, { historyDays: 1 });
+      const [a, b] = servers.map((s) => createFleet(s.ctx));
+      const t = Date.now();
+      await a.tick(t);
+      expect(a.serials()).toHaveLength(9);
+      await b.tick(t + 1);
+      expect(b.serials()).toEqual([]);
+      // A stops ticking and never releases; its lease (90 s, renewed at each 30 s sync) still holds
+      await b.tick(t + 60_000);
+      expect(b.serials()).toEqual([]);
+      await b.tick(t + 91_000);
+      expect(b.serials()).toHaveLength(9);
+      // were A to come back, it finds the lease taken and simulates nothing
+      await a.tick(t + 92_000);
+      expect(a.serials()).toEqual([]);
+      await b.release();
     } finally {
       await close();
     }
