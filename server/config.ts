@@ -78,6 +78,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (SMS_VARS.some((k) => c[k]) && !SMS_VARS.every((k) => c[k])) {
       for (const k of SMS_VARS) if (!c[k]) rc.addIssue({ code: 'custom', path: [k], message: `is required with ${SMS_VARS.filter((v) => c[v]).join(' and ')}` });
     }
+    // with a shared database several processes may run: tokens must name one issuer, not each process's own address
+    if (c.DATABASE_URL && !c.PUBLIC_URL) {
+      rc.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'is required with DATABASE_URL (the one address every server process is reached at; tokens name it as their issuer)' });
+    }
   }).safeParse(picked);
   if (!res.success) {
     const lines = res.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(picked[String(i.path[0])])})`);

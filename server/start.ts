@@ -46,7 +46,10 @@ export async function startServer(config: Config, opts: { db?: Db; now?: () => n
   const base = { config, db, key, log, now, tokens: { issuer: '', clientId: config.APP_CLIENT_ID, idTokenTtl: config.ID_TOKEN_TTL_SECONDS, refreshTokenTtl: 30 * 86_400, now } };
 
   const embedded = await createEmbeddedBroker(base);
-  const external = config.MQTT_URL ? await connectExternalBroker(config.MQTT_URL) : undefined;
+  // with an external broker, browsers still use this process's /mqtt (our authorisation) and it
+  // relays the broker's live topics to them; unless MQTT_WS_URL sends browsers to the broker itself
+  const relay = config.MQTT_WS_URL ? undefined : embedded.relay;
+  const external = config.MQTT_URL ? await connectExternalBroker(config.MQTT_URL, relay) : undefined;
   const ctx: AppContext = { ...base, publisher: external ?? embedded.publisher, membershipEnded: embedded.dropMember };
 
   if (config.SEED_DEMO) await seedDemoWorld(ctx);

@@ -155,9 +155,16 @@ export async function createEmbeddedBroker(base: Omit<AppContext, 'publisher'>, 
     }
   }
 
+  /** Hands a live message from the external broker to this process's browsers, as it came. */
+  function relay(topic: string, payload: Buffer) {
+    if (broker.closed) return;
+    broker.publish({ cmd: 'publish', topic, payload, qos: 0, retain: false, dup: false }, () => {});
+  }
+
   return {
     broker,
     publisher,
+    relay,
     dropMember,
     recheckMemberships,
     handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {

@@ -1,9 +1,29 @@
 import mqtt from 'mqtt';
 import type { Publisher } from './publisher';
 
-/** Publishes to an external MQTT broker (Mosquitto, EMQX, AWS IoT) when MQTT_URL is set. */
-export async function connectExternalBroker(url: string): Promise<Publisher & { client: mqtt.MqttClient }> {
-  const client = await mqtt.connectAsync(url, { clientId: `tidewatch-server-${process.pid}-${Date.now()}`, reconnectPeriod: 1000 });
+/** Every live topic: what browsers on /mqtt may subscribe to (orgs/{orgId}/...). */
+export const LIVE_TOPICS = 'orgs/#';
+
+/**
+ * Publishes to an external MQTT broker (Mosquitto, EMQX, AWS IoT) when MQTT_URL is set.
+ * With `relay`, the process also holds one subscription to every live topic and hands each
+ * message to `relay`: browsers keep using this process's /mqtt (with our authorisation), and
+ * see what any process published. This process publishes only to the external broker, so its
+ * own messages reach its browsers once, by the same way back.
+ */
+export async function connectExternalBroker(
+  url: string,
+  relay?: (topic: string, payload: Buffer) => void,
+): Promise<Publisher & { client: mqtt.MqttClient }> {
+  // a clean session: a process that was away does not replay a backlog of stale live data
+  const client = await mqtt.connectAsync(url, { clientId: `tidewatch-server-${process.pid}-${Date.now()}`, reconnectPeriod: 1000, clean: true });
+  if (relay) {
+    client.on('message', (topic, payload) => {
+      if (topic.startsWith('orgs/')) relay(topic, payload);
+    });
+    // one subscription; mqtt.js renews it after a reconnect (resubscribe), never a second one
+    await client.subscribeAsync(LIVE_TOPICS, { qos: 0 });
+  }
   return {
     client,
     publish: async (topic, payload) => {

@@ -3,6 +3,7 @@ import { ZodError } from 'zod';
 import type { AppContext } from '../context';
 import { publicOrigin } from '../http/origin';
 import { CognitoError, errors } from './cognito-errors';
+import { publicJwks } from './keys';
 import { findBadText } from '../http/input-guard';
 import { CONTROL_CHARACTERS, CONTROL_CHARACTER_MESSAGE, storableText } from '../../src/contract/safe-text';
 import type { OpContext, Operation } from './op-context';
@@ -50,8 +51,9 @@ const failure = (c: Context, err: CognitoError) => answer(c, { __type: err.type,
 /** Cognito user pool JSON API (X-Amz-Target: AWSCognitoIdentityProviderService.<Op>) and its JWKS. */
 export function identityRoutes(ctx: AppContext) {
   const r = new Hono();
-  r.get('/.well-known/jwks.json', (c) => c.json({ keys: [ctx.key.publicJwk] }));
-  r.get('/:pool/.well-known/jwks.json', (c) => c.json({ keys: [ctx.key.publicJwk] }));
+  // every key in the database, so a token signed by any process verifies against any process's JWKS
+  r.get('/.well-known/jwks.json', async (c) => c.json({ keys: await publicJwks(ctx.db) }));
+  r.get('/:pool/.well-known/jwks.json', async (c) => c.json({ keys: await publicJwks(ctx.db) }));
 
   const handle = async (c: Context) => {
     const target = c.req.header('x-amz-target') ?? '';

@@ -1,7 +1,7 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../db/db';
-import type { SigningKey } from './keys';
+import { verificationKey, type SigningKey } from './keys';
 
 export interface TokenUser {
   id: string;
@@ -135,7 +135,7 @@ export async function verifyToken(
   let payload: Record<string, unknown>;
   try {
     const currentDate = s.now ? new Date(s.now()) : undefined;
-    ({ payload } = await jwtVerify(token, key.publicKey, {
+    ({ payload } = await jwtVerify(token, verificationKey(db, key), {
       issuer: s.issuer,
       algorithms: ['RS256'],
       currentDate,

@@ -61,7 +61,7 @@ describe.each(testDrivers)('crash safety on %s (DESIGN.md: an uplink is acknowle
     const port = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
       cwd: process.cwd(),
-      env: { ...process.env, ...store.env, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', SIMULATOR: 'false', LOG_LEVEL: 'warn' },
+      env: { ...process.env, ...store.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, SEED_DEMO: 'false', SIMULATOR: 'false', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';

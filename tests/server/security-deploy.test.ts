@@ -12,9 +12,9 @@ import { CLIENT, cognitoClient, externalAddress, rawRequest } from './security-h
 describe('demo mode belongs to the embedded default only (issue 9, deployment safety)', () => {
   it('is on with no environment, off with DATABASE_URL or NODE_ENV=production unless asked for', () => {
     expect(loadConfig({})).toMatchObject({ DEMO_MODE: true, SEED_DEMO: true });
-    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/tw' })).toMatchObject({ DEMO_MODE: false, SEED_DEMO: false });
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/tw', PUBLIC_URL: 'https://tw.example' })).toMatchObject({ DEMO_MODE: false, SEED_DEMO: false });
     expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ DEMO_MODE: false, SEED_DEMO: false });
-    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/tw', DEMO_MODE: 'true' })).toMatchObject({ DEMO_MODE: true, SEED_DEMO: true });
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/tw', PUBLIC_URL: 'https://tw.example', DEMO_MODE: 'true' })).toMatchObject({ DEMO_MODE: true, SEED_DEMO: true });
     expect(loadConfig({ DEMO_MODE: 'true', SEED_DEMO: 'false' })).toMatchObject({ DEMO_MODE: true, SEED_DEMO: false });
   });
 
