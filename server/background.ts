@@ -2,6 +2,7 @@ import type { AppContext } from './context';
 import { startSimulator } from './simulator/fleet';
 import { createDispatcher } from './delivery/dispatcher';
 import { createOfflineScheduler } from './scheduler/offline';
+import { createTaskTimeoutJob } from './scheduler/task-timeout';
 import { startExternalIngest } from './broker/external-ingest';
 
 /**
@@ -13,6 +14,7 @@ export function startBackground(ctx: AppContext) {
   const jobs: { stop(): Promise<void> | void }[] = [];
   jobs.push(createDispatcher(ctx).start());
   jobs.push(createOfflineScheduler(ctx).start());
+  jobs.push(createTaskTimeoutJob(ctx).start());
   // with an external broker, devices publish there and the server takes their uplinks from it
   if (ctx.config.MQTT_URL) jobs.push(startExternalIngest(ctx, ctx.config.MQTT_URL));
   if (ctx.config.SIMULATOR && ctx.config.SEED_DEMO) jobs.push(startSimulator(ctx));

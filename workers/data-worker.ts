@@ -10,6 +10,8 @@ import { fetchChunk } from './measurement-fetch';
 export const NOT_LOGGED_IN = 'User is not logged in';
 /** sensor-setup.md 9: an empty request resolves after 500 ms. */
 export const EMPTY_REQUEST_MS = 500;
+/** Progress reports to the main thread are at least this far apart (ms), except the first and the last. */
+export const PROGRESS_MS = 250;
 /** Held chunks ending this long before they were fetched are complete (transmissions are at most daily). */
 const SETTLED_MS = 86_400_000;
 
@@ -60,6 +62,11 @@ export class DataWorker implements DataWorkerApi {
     this.token = token;
   }
 
+  /** Bytes of the core's linear memory (diagnostics). */
+  memoryBytes(): number {
+    return this.deps.core.memoryBytes;
+  }
+
   /** Points held per sensor (diagnostics and tests). */
   held(): Record<string, number> {
     return Object.fromEntries([...this.entries].map(([k, e]) => [k, this.deps.core.length(e.store)]));
@@ -106,7 +113,13 @@ export class DataWorker implements DataWorkerApi {
     const fetchedAt = this.now();
     const todo = req.refresh ? chunks : chunks.filter((c) => !this.isSettled(e, c.startTime, c.endTime));
     const progress = { chunksDone: chunks.length - todo.length, chunksTotal: chunks.length, points: 0 };
-    const report = () => {
+    // At most one report every PROGRESS_MS (and always the first and the last): each one is a
+    // render on the main thread, and a year is 25 chunks, five years 122.
+    let reportedAt = -Infinity;
+    const report = (always = false) => {
+      const t = performance.now();
+      if (!always && t - reportedAt < PROGRESS_MS && progress.chunksDone < progress.chunksTotal) return;
+      reportedAt = t;
       progress.points = this.entries.has(key) ? this.deps.core.length(e.store) : 0;
       try {
         // a Comlink proxy answers with a promise; a failed progress report must not fail the load
@@ -115,7 +128,7 @@ export class DataWorker implements DataWorkerApi {
         /* ignore */
       }
     };
-    report();
+    report(true);
     const ctx = { apiBase: this.apiBase, token: this.token, fetch: this.fetch, signal: abort.signal };
     try {
       await runGrouped(todo, async (range) => {

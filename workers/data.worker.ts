@@ -34,3 +34,9 @@ const api: DataWorkerApi = {
 } as unknown as DataWorkerApi;
 
 Comlink.expose(api);
+
+// Diagnostics for people with devtools (and benchmark 6): the core's linear memory and points held.
+(self as unknown as { tidewatchStats: () => Promise<unknown> }).tidewatchStats = async () => {
+  const dw = await ready;
+  return { memoryBytes: dw.memoryBytes(), held: dw.held() };
+};

@@ -10,5 +10,6 @@ export const topics = {
   sensor: (orgId: string, sensorId: string) => `orgs/${orgId}/sensors/${sensorId}/state`,
   settings: (orgId: string, sensorId: string) => `orgs/${orgId}/sensors/${sensorId}/settings`,
   notifications: (orgId: string) => `orgs/${orgId}/notifications`,
+  downlinkTasks: (orgId: string, sensorId: string) => `orgs/${orgId}/sensors/${sensorId}/downlink-tasks`,
   deviceUplink: (serial: string) => `devices/${serial}/uplink`,
 };

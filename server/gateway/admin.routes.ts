@@ -14,7 +14,7 @@ interface ErrorRow {
   time: number;
 }
 
-interface FirmwareRow {
+export interface FirmwareRow {
   id: string;
   fw_name: string;
   fw_type: Firmware['fwType'];
@@ -23,6 +23,16 @@ interface FirmwareRow {
   apply_to: { hardwareVersions?: number[] } | null;
   created_at: number;
 }
+
+export const toFirmware = (f: FirmwareRow): Firmware => ({
+  id: f.id,
+  fwName: f.fw_name,
+  fwType: f.fw_type,
+  fwVersion: f.fw_version,
+  buildType: f.build_type,
+  createdAt: f.created_at,
+  applyTo: { hardwareVersions: f.apply_to?.hardwareVersions ?? [] },
+});
 
 // The paging cursor is the last row's (time, id): stable however many errors share a millisecond.
 const encodeCursor = (row: ErrorRow) => Buffer.from(`${row.time}:${row.id}`).toString('base64url');
@@ -70,16 +80,7 @@ export function adminRoutes(ctx: AppContext) {
   r.get('/admin/firmware', async (c) => {
     requireSiteAdmin(c);
     const rows = await ctx.db.query<FirmwareRow>('SELECT * FROM firmware ORDER BY fw_type, fw_version DESC, created_at DESC');
-    const firmware: Firmware[] = rows.map((f) => ({
-      id: f.id,
-      fwName: f.fw_name,
-      fwType: f.fw_type,
-      fwVersion: f.fw_version,
-      buildType: f.build_type,
-      createdAt: f.created_at,
-      applyTo: { hardwareVersions: f.apply_to?.hardwareVersions ?? [] },
-    }));
-    return c.json({ firmware });
+    return c.json({ firmware: rows.map(toFirmware) });
   });
 
   return r;

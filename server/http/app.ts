@@ -14,6 +14,7 @@ import { geocodeRoutes } from '../gateway/geocode.routes';
 import { measurementRoutes } from '../gateway/measurements.routes';
 import { notificationRoutes } from '../gateway/notifications.routes';
 import { adminRoutes } from '../gateway/admin.routes';
+import { downlinkTaskRoutes } from '../gateway/downlink-tasks.routes';
 import { toolRoutes } from '../gateway/tools.routes';
 import { liveRoutes } from '../gateway/live.routes';
 import { ingestRoutes } from '../ingest/ingest.routes';
@@ -57,6 +58,7 @@ export function createApp(ctx: AppContext) {
   api.route('/', notificationRoutes(ctx));
   api.route('/', adminRoutes(ctx));
   api.route('/', adminClientErrorRoutes(ctx));
+  api.route('/', downlinkTaskRoutes(ctx));
   api.route('/', toolRoutes(ctx));
   api.route('/', liveRoutes(ctx));
   api.notFound((c) => c.json({ code: 'NOT_FOUND', message: `No route ${c.req.method} ${c.req.path}` }, 404));

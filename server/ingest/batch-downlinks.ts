@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/db';
 import type { Uplink } from '../../src/contract/uplink.schema';
+import { settleAndDispatch, type TaskRow } from '../tasks/lifecycle';
 
 export interface Downlink {
   id: string;
@@ -11,50 +12,31 @@ interface Entry {
   sensorId: string;
   up: Uplink;
   now: number;
-  result: { downlinks: Downlink[] };
+  result: { downlinks: Downlink[]; changedTasks: TaskRow[]; latest: Record<string, unknown> };
 }
-
-type Applied = { id: string; sid: string; ok: boolean; now: number };
 
 /**
- * The downlink side of a batch, as uplinks one after another would leave it: each uplink first
- * settles the tasks it applied (Dispatched becomes Success or Error), then takes the sensor's
- * queued ones (Created becomes Dispatched), in creation order. Only a sensor's first uplink of the
- * batch can find queued tasks (the sensor row is locked, so none are added meanwhile), so the
- * batch runs: tasks applied by first uplinks, one dispatch for all sensors, tasks applied by the
- * later uplinks (which may be the ones just dispatched).
+ * The downlink side of a batch, as uplinks one after another would leave it (the remote-task
+ * lifecycle of server/tasks/lifecycle.ts): each uplink settles the tasks it reports, then collects
+ * its sensor's oldest queued task when none is outstanding. One query finds the sensors of the
+ * batch that have any task in flight; only their uplinks (and uplinks that report a task) take
+ * the per-uplink path, so the common uplink costs nothing here.
  */
 export async function settleDownlinks(q: Queryable, entries: Entry[]) {
-  const first = new Map<string, Entry>();
-  const early: Applied[] = [];
-  const late: Applied[] = [];
+  const sensors = [...new Set(entries.map((e) => e.sensorId))];
+  const busy = new Set(
+    (
+      await q.query<{ sensor_id: string }>(
+        `SELECT DISTINCT sensor_id FROM downlink_tasks WHERE sensor_id = ANY($1::uuid[]) AND status IN ('Created', 'Dispatched')`,
+        [sensors],
+      )
+    ).map((r) => r.sensor_id),
+  );
   for (const e of entries) {
-    const isFirst = !first.has(e.sensorId);
-    if (isFirst) first.set(e.sensorId, e);
-    for (const t of e.up.appliedTasks) (isFirst ? early : late).push({ id: t.id, sid: e.sensorId, ok: t.ok, now: e.now });
+    if (!busy.has(e.sensorId) && !e.up.appliedTasks.length) continue;
+    const got = await settleAndDispatch(q, e.sensorId, e.up.appliedTasks, e.now);
+    e.result.downlinks.push(...got.downlinks);
+    e.result.changedTasks.push(...got.changed);
+    if (got.requested) e.result.latest.lastDownlinkRequestAt = e.now;
   }
-  await settle(q, early);
-  const due = await q.query<Downlink & { sensor_id: string }>(
-    `UPDATE downlink_tasks d SET status = 'Dispatched', dispatched_at = u.now
-     FROM unnest($1::uuid[], $2::bigint[]) AS u(sid, now)
-     WHERE d.sensor_id = u.sid AND d.status = 'Created'
-     RETURNING d.sensor_id, d.id, d.type, d.params, d.created_at`,
-    [[...first.keys()], [...first.values()].map((e) => e.now)],
-  );
-  (due as (Downlink & { sensor_id: string; created_at: number })[]).sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
-  for (const { sensor_id, id, type, params } of due) first.get(sensor_id)!.result.downlinks.push({ id, type, params });
-  await settle(q, late);
-}
-
-/** Marks applied tasks; a task named twice is settled by its first mention (the second finds it done). */
-async function settle(q: Queryable, applied: Applied[]) {
-  const seen = new Set<string>();
-  const once = applied.filter((a) => !seen.has(`${a.id}/${a.sid}`) && !!seen.add(`${a.id}/${a.sid}`));
-  if (!once.length) return;
-  await q.query(
-    `UPDATE downlink_tasks d SET status = CASE WHEN u.ok THEN 'Success' ELSE 'Error' END, ended_at = u.now
-     FROM unnest($1::uuid[], $2::uuid[], $3::bool[], $4::bigint[]) AS u(id, sid, ok, now)
-     WHERE d.id = u.id AND d.sensor_id = u.sid AND d.status = 'Dispatched'`,
-    [once.map((a) => a.id), once.map((a) => a.sid), once.map((a) => a.ok), once.map((a) => a.now)],
-  );
 }

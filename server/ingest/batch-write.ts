@@ -8,6 +8,7 @@ import type { OpenRow } from '../alarms/notifications';
 import { AlarmWrites } from './batch-alarms';
 import { hashDeviceKey, nextLatestData, type Point, type SensorRow } from './uplink-rules';
 import { settleDownlinks, type Downlink } from './batch-downlinks';
+import type { TaskRow } from '../tasks/lifecycle';
 
 /** One uplink waiting for its batch: who sent it and when it arrived. */
 export interface Pending {
@@ -24,6 +25,8 @@ export interface Ingested {
   latest: Record<string, unknown>;
   downlinks: Downlink[];
   changed: LiveNotificationMessage[];
+  /** Remote tasks this uplink moved (settled or collected), published after commit. */
+  changedTasks: TaskRow[];
 }
 
 // what ingest reads of a sensor (the row has many more JSON columns the path never looks at)
@@ -47,7 +50,7 @@ export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Inges
   const results: (Ingested | Error)[] = items.map((p) => {
     const sensor = bySerial.get(p.up.serial);
     const ok = sensor && (p.trusted || (!!p.deviceKey && hashDeviceKey(p.deviceKey) === sensor.device_key_hash));
-    return ok ? { sensor, stored: [], latest: {}, downlinks: [], changed: [] } : refused();
+    return ok ? { sensor, stored: [], latest: {}, downlinks: [], changed: [], changedTasks: [] } : refused();
   });
   const accepted = items.map((p, i) => ({ p, i, r: results[i] })).filter((x): x is { p: Pending; i: number; r: Ingested } => !(x.r instanceof Error));
   if (!accepted.length) return results;
@@ -151,12 +154,18 @@ export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Inges
   }
 
   await alarmWrites.write(q);
+  // before latest data is written: collecting a task stamps lastDownlinkRequestAt into it
+  await settleDownlinks(q, accepted.map(({ p, r }) => ({ sensorId: r.sensor.id, up: p.up, now: p.now, result: r })));
+  for (const { r } of accepted) {
+    const last = latestOf.get(r.sensor.id)!;
+    const asked = r.latest.lastDownlinkRequestAt;
+    if (typeof asked === 'number' && last !== r.latest) last.lastDownlinkRequestAt = Math.max(asked, Number(last.lastDownlinkRequestAt ?? 0));
+  }
   await q.query(
     `UPDATE sensors s SET latest_data = u.latest, latest_boot_info = COALESCE(u.boot, s.latest_boot_info)
      FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, latest jsonb, boot jsonb) WHERE s.id = u.id`,
     [JSON.stringify([...latestOf].map(([id, latest]) => ({ id, latest, boot: bootOf.get(id) ?? null })))],
   );
-  await settleDownlinks(q, accepted.map(({ p, r }) => ({ sensorId: r.sensor.id, up: p.up, now: p.now, result: r })));
   return results;
 }
 

@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import type { Uplink, UplinkAck } from '../../src/contract/uplink.schema';
 import { topics } from '../broker/publisher';
 import { batcherFor } from './batcher';
+import { publishTasks } from '../tasks/lifecycle';
 
 export { hashDeviceKey, nextLatestData, type SensorRow } from './uplink-rules';
 
@@ -32,6 +33,7 @@ export async function ingestUplink(ctx: AppContext, deviceKey: string | undefine
     for (const n of result.changed) {
       await ctx.publisher.publish(topics.notifications(sensor.org_id), n).catch(() => {});
     }
+    await publishTasks(ctx, sensor.id, result.changedTasks);
   }
   return { stored: stored.length, duplicates: up.measurements.length - stored.length, downlinks: result.downlinks };
 }

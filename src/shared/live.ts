@@ -10,6 +10,7 @@ import {
   type LiveSubscribe,
   type OrgLiveHandlers,
 } from '../contract/live.schema';
+import { liveTaskMessageSchema, type LiveTaskMessage } from '../contract/downlink-task.schema';
 
 /** Where the broker is and how to get the caller's current ID token; set once at the app edge. */
 export interface LiveConfig {
@@ -230,4 +231,15 @@ export function subscribeOrg(orgId: string, h: OrgLiveHandlers): () => void {
     }),
   ];
   return () => offs.forEach((off) => off());
+}
+
+/** Task changes of one sensor (orgs/{orgId}/sensors/{sensorId}/downlink-tasks), with the sensor as it is after each. */
+export function subscribeDownlinkTasks(orgId: string, sensorId: string, onMessage: (msg: LiveTaskMessage) => void, onError?: (e: Error) => void): () => void {
+  return connection().listen(`orgs/${orgId}/sensors/${sensorId}/downlink-tasks`, {
+    onMessage: (topic, body) => {
+      const msg = parsed(liveTaskMessageSchema, topic, body);
+      if (msg) onMessage(msg);
+    },
+    onError,
+  });
 }

@@ -3,8 +3,8 @@ import { Box, Center, Paper, Stack, Text } from '@mantine/core';
 import { IconMapPinOff } from '@tabler/icons-react';
 import { createBaseMap, maplibregl } from './base-map';
 
-/** Zoom of the small dashboard map: close enough to place the sensor, wide enough to show the coast around it. */
-export const DASHBOARD_MAP_ZOOM = 7;
+/** The map's default zoom (monitoring-client 9: map default zoom 14): the streets around the sensor. */
+export const DASHBOARD_MAP_ZOOM = 14;
 /** With no position yet, a picking map opens on the southern hemisphere area (sensor-setup 2): New Zealand and Australia. */
 export const SOUTHERN_VIEW = { center: [160, -35] as [number, number], zoom: 3 };
 
@@ -56,6 +56,8 @@ export function SensorMap({ latitude, longitude, name, styleUrl, height = 240, z
     let cleanup: (() => void) | void;
     try {
       map = createBaseMap(box.current, styleUrl, SOUTHERN_VIEW, { cooperativeGestures: !picking });
+      // how far the user sees (at the default zoom it reads in metres)
+      map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
       if (picking) map.on('click', (e) => pick.current?.(e.lngLat.lat, e.lngLat.lng));
       mapRef.current = map;
       cleanup = setup.current?.(map);

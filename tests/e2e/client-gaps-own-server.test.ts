@@ -86,4 +86,37 @@ describe('the monitoring client against a product whose data changes under it: i
       await s.ctx.db.query(`UPDATE organisations SET slug = 'riverbend-water', name = 'Riverbend Water' WHERE id = $1`, [riverbend]);
     }
   });
+
+  it('gap 8: sign-up reached by Back from the forgot-password form (auth not in its login state) still logs the new user in', async () => {
+    const claimCode = 'feed0001-0000-4000-8000-000000000001';
+    await makeSensor(s.ctx.db, null, { serial: 'FEED0001', claimCode });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(30_000);
+    await page.goto(`${s.url}/login`);
+    await page.getByRole('link', { name: 'New to the product? Sign up here' }).click();
+    await page.getByRole('heading', { name: 'Claim a sensor' }).waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForURL('**/login');
+    await page.getByRole('link', { name: 'Forgot password' }).click();
+    await page.waitForURL('**/forgot-password');
+    await page.getByRole('button', { name: 'Send code' }).waitFor();
+    // two steps back at once, past the login page, to the wizard: the reset form's state stays
+    await page.evaluate(() => history.go(-2));
+    await page.waitForURL('**/signup');
+    await page.getByLabel('Serial number').fill('FEED0001');
+    await page.getByLabel('Claim code').fill(claimCode);
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Back Button');
+    await page.getByLabel('Organisation Name').fill('Back Button Farms');
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    const email = `back.${Date.now()}@example.com`;
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Confirm email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('First-pass-2026!');
+    await page.getByLabel('Confirm password').fill('First-pass-2026!');
+    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await page.waitForURL(/\/org\/back-button-farms(-\d+)?\//, { timeout: 60_000 });
+    await page.locator('header').getByText('Back Button Farms').waitFor();
+    await page.close();
+  });
 });

@@ -1,5 +1,6 @@
 import { lazy } from 'react';
 import { isTankFamily } from '../../domain/tank-form';
+import { moduleOf } from '../../domain/sensor-types';
 import type { SetupSection } from './section-types';
 
 /**
@@ -11,10 +12,11 @@ import type { SetupSection } from './section-types';
 export const SETUP_SECTIONS: SetupSection[] = [
   { id: 'tank', title: 'Tank Settings', component: lazy(() => import('./tank-section')), visible: ({ sensor }) => isTankFamily(sensor.sensorType) },
   { id: 'display', title: 'Display Settings', component: lazy(() => import('./display-section')), visible: () => true },
-  // part 2 adds 'update-rate' here
+  { id: 'update-rate', title: 'Update Rate', component: lazy(() => import('./update-rate/update-rate-section')), visible: () => true },
   { id: 'alarms', title: 'Alarm Settings', component: lazy(() => import('./alarms-section')), visible: () => true },
   { id: 'location', title: 'Location', component: lazy(() => import('./location-section')), visible: () => true },
-  // part 2 adds 'remote' and 'radar' here
+  { id: 'remote', title: 'Remote Tasks', component: lazy(() => import('./remote-section')), visible: () => true },
+  { id: 'radar', title: 'Radar Config', component: lazy(() => import('./radar/radar-section')), visible: ({ sensor, isSiteAdmin }) => isSiteAdmin && moduleOf(sensor.sensorType) === 'radar' },
   { id: 'integration', title: 'Integration Settings', component: lazy(() => import('./integration-section')), visible: ({ isManager, isSiteAdmin }) => isManager || isSiteAdmin },
   { id: 'installation', title: 'Installation Record', component: lazy(() => import('./installation-section')), visible: ({ hasFuelInstall }) => hasFuelInstall },
 ];

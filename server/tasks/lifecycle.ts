@@ -1,0 +1,164 @@
+import type { AppContext } from '../context';
+import type { Queryable } from '../db/db';
+import { topics } from '../broker/publisher';
+import { toSensor, type SensorDbRow } from '../gateway/sensors.routes';
+import type { DownlinkTask, LiveTaskMessage } from '../../src/contract/downlink-task.schema';
+
+/**
+ * The remote-task lifecycle on the server (sensor-setup 4, DESIGN.md "Sensor setup"):
+ * Created -> Dispatched (the device's uplink collects the oldest, one at a time) -> Success | Error
+ * (the device's report) | Timeout (3 days after dispatch); Created -> Canceled (PATCH).
+ * Every transition runs inside a transaction that holds the sensor's row lock, so transitions of
+ * one sensor's tasks are serialised (a cancel and a dispatch of the same task: exactly one wins),
+ * and its effects (the sensor's new settings, pendingConfig cleared) commit with it.
+ */
+
+export const TIMEOUT_MS = 3 * 24 * 3_600_000;
+
+export interface TaskRow {
+  id: string;
+  sensor_id: string;
+  type: DownlinkTask['type'];
+  params: Record<string, unknown>;
+  status: DownlinkTask['status'];
+  created_at: number;
+  dispatched_at: number | null;
+  ended_at: number | null;
+}
+
+export const toTask = (r: TaskRow): DownlinkTask => ({
+  id: r.id,
+  sensorId: r.sensor_id,
+  type: r.type,
+  params: r.params,
+  status: r.status,
+  createdAt: r.created_at,
+  dispatchedAt: r.dispatched_at,
+  endedAt: r.ended_at,
+});
+
+const TASK_COLUMNS = 'id, sensor_id, type, params, status, created_at, dispatched_at, ended_at';
+
+/** Locks the sensor's row: every task transition of the sensor takes this lock first. */
+export async function lockSensor(q: Queryable, sensorId: string): Promise<SensorDbRow | undefined> {
+  return (await q.query<SensorDbRow>('SELECT * FROM sensors WHERE id = $1 FOR UPDATE', [sensorId]))[0];
+}
+
+export async function queuedTasks(q: Queryable, sensorId: string): Promise<TaskRow[]> {
+  return q.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM downlink_tasks WHERE sensor_id = $1 AND status IN ('Created', 'Dispatched') ORDER BY created_at, seq`, [sensorId]);
+}
+
+/** Writes what a successful task changed on the device into the sensor (config, alarm slot, range, bounds filter). */
+async function applySuccess(q: Queryable, t: TaskRow) {
+  const p = t.params;
+  switch (t.type) {
+    case 'SensorConfig': {
+      const mi = Number(p.measurementInterval);
+      const config = { measurementInterval: mi, transmissionInterval: mi * Number(p.measurementsPerTransmission), deltaCompressionEnabled: !!p.deltaCompressionEnabled };
+      await q.query(
+        `UPDATE sensors SET config = config || $2::jsonb, bounds_filter = bounds_filter || jsonb_build_object('maxGradient', $3::numeric) WHERE id = $1`,
+        [t.sensor_id, JSON.stringify(config), Number(p.maxGradient)],
+      );
+      break;
+    }
+    case 'AlarmConfig':
+      await q.query(`UPDATE sensors SET alarms = alarms || jsonb_build_object($2::text, $3::jsonb) WHERE id = $1`, [t.sensor_id, String(p.index), JSON.stringify(p.value)]);
+      break;
+    case 'ExtendedConfig':
+      await q.query(`UPDATE sensors SET config = config || jsonb_build_object('txCountOnAlarm', $2::int), range_config = $3::jsonb WHERE id = $1`, [
+        t.sensor_id,
+        Number(p.txCountOnAlarm),
+        JSON.stringify({ enabled: !!p.userRangeEnabled, min: p.userRangeMin, max: p.userRangeMax }),
+      ]);
+      break;
+    case 'TransmissionConfig':
+      await q.query(`UPDATE sensors SET config = config || $2::jsonb WHERE id = $1`, [
+        t.sensor_id,
+        JSON.stringify({ additionalRadarDataEnabled: !!p.additionalRadarDataEnabled, startingLevelMm: p.startingLevelMm ?? null }),
+      ]);
+      break;
+    default:
+      // firmware: the device reboots and reports its new boot info; radar settings live on the device
+      break;
+  }
+}
+
+/** pendingConfig goes once no SensorConfig or ExtendedConfig task is queued any more. */
+export async function clearPendingIfDone(q: Queryable, sensorId: string) {
+  await q.query(
+    `UPDATE sensors SET pending_config = NULL WHERE id = $1 AND pending_config IS NOT NULL
+     AND NOT EXISTS (SELECT 1 FROM downlink_tasks WHERE sensor_id = $1 AND type IN ('SensorConfig', 'ExtendedConfig') AND status IN ('Created', 'Dispatched'))`,
+    [sensorId],
+  );
+}
+
+/** Dispatched -> Success | Error from the device's report; anything else reported is ignored (a repeat, a stranger). */
+export async function completeTask(q: Queryable, sensorId: string, taskId: string, ok: boolean, now: number): Promise<TaskRow | undefined> {
+  const [t] = await q.query<TaskRow>(
+    `UPDATE downlink_tasks SET status = $3, ended_at = $4 WHERE id = $1 AND sensor_id = $2 AND status = 'Dispatched' RETURNING ${TASK_COLUMNS}`,
+    [taskId, sensorId, ok ? 'Success' : 'Error', now],
+  );
+  if (!t) return undefined;
+  if (ok) await applySuccess(q, t);
+  await clearPendingIfDone(q, sensorId);
+  return t;
+}
+
+/**
+ * An uplink's part (inside the ingest transaction, sensor row locked): settles the reported tasks,
+ * then hands the device the oldest Created task when none is outstanding. Returns the downlinks
+ * for the device and the tasks that changed.
+ */
+export async function settleAndDispatch(q: Queryable, sensorId: string, reported: { id: string; ok: boolean }[], now: number) {
+  const changed: TaskRow[] = [];
+  for (const r of reported) {
+    const t = await completeTask(q, sensorId, r.id, r.ok, now);
+    if (t) changed.push(t);
+  }
+  const [next] = await q.query<TaskRow>(
+    `UPDATE downlink_tasks SET status = 'Dispatched', dispatched_at = $2
+     WHERE id = (SELECT id FROM downlink_tasks WHERE sensor_id = $1 AND status = 'Created'
+                 AND NOT EXISTS (SELECT 1 FROM downlink_tasks WHERE sensor_id = $1 AND status = 'Dispatched')
+                 ORDER BY created_at, seq LIMIT 1)
+     RETURNING ${TASK_COLUMNS}`,
+    [sensorId, now],
+  );
+  if (next) changed.push(next);
+  return { downlinks: next ? [{ id: next.id, type: next.type, params: next.params }] : [], changed, requested: changed.length > 0 };
+}
+
+/** Created -> Canceled. Answers the task as it is after (unchanged when it was no longer Created). */
+export async function cancelTask(q: Queryable, sensorId: string, taskId: string, now: number): Promise<{ task: TaskRow | undefined; canceled: boolean }> {
+  const [t] = await q.query<TaskRow>(
+    `UPDATE downlink_tasks SET status = 'Canceled', ended_at = $3 WHERE id = $1 AND sensor_id = $2 AND status = 'Created' RETURNING ${TASK_COLUMNS}`,
+    [taskId, sensorId, now],
+  );
+  if (t) {
+    await clearPendingIfDone(q, sensorId);
+    return { task: t, canceled: true };
+  }
+  const [cur] = await q.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM downlink_tasks WHERE id = $1 AND sensor_id = $2`, [taskId, sensorId]);
+  return { task: cur, canceled: false };
+}
+
+/** Dispatched for 3 days without a report -> Timeout (one sensor, under its lock). */
+export async function timeoutTasks(q: Queryable, sensorId: string, now: number): Promise<TaskRow[]> {
+  const rows = await q.query<TaskRow>(
+    `UPDATE downlink_tasks SET status = 'Timeout', ended_at = $2 WHERE sensor_id = $1 AND status = 'Dispatched' AND dispatched_at <= $3 RETURNING ${TASK_COLUMNS}`,
+    [sensorId, now, now - TIMEOUT_MS],
+  );
+  if (rows.length) await clearPendingIfDone(q, sensorId);
+  return rows;
+}
+
+/** After commit: each changed task goes live with the sensor as it now is (best effort; clients reload what they miss). */
+export async function publishTasks(ctx: AppContext, sensorId: string, tasks: TaskRow[]) {
+  if (!tasks.length) return;
+  const [row] = await ctx.db.query<SensorDbRow>('SELECT * FROM sensors WHERE id = $1', [sensorId]);
+  if (!row?.org_id) return;
+  const sensor = toSensor(row);
+  for (const t of tasks) {
+    const msg: LiveTaskMessage = { sensorId, serial: row.serial, task: toTask(t), sensor };
+    await ctx.publisher.publish(topics.downlinkTasks(row.org_id, sensorId), msg).catch((err) => ctx.log.warn({ err }, 'publish failed'));
+  }
+}

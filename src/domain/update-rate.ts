@@ -1,0 +1,87 @@
+/** Scheduler (update-rate) rules, sensor-setup 4, 5, 9 and DESIGN.md "Update rate"; shared by the form and the server. */
+
+/** Transmission interval choices in minutes (section 9). */
+export const TRANSMISSION_LIST = [1, 5, 10, 15, 30, 60, 120, 180, 240, 360, 480, 720, 1440] as const;
+export const SIMPLE_MEASUREMENT = 15;
+export const SIMPLE_TRANSMISSIONS = [360, 240, 120] as const;
+export const MAX_GRADIENT = 4700;
+export const ALARM_MULTIPLIERS = [1, 2, 4] as const;
+
+export const SCHEDULE_MESSAGES = {
+  notMultiple: 'Transmission interval must be a multiple of the measurement interval',
+  missingMeasurement: 'Missing measurement interval',
+  missingTransmission: 'Missing transmission interval',
+  invalidAlarm: 'Invalid txIntervalOnAlarm value',
+  noAlarmOptions: 'No alarm options available for your current settings.',
+  measurementRange: 'The measurement interval must be a whole number from 1 to 1439',
+  notOffered: 'This interval is not offered for the sensor\'s radio',
+  tooMany: (max: number) => `At most ${max} measurements per transmission`,
+  gradient: `The maximum gradient must be from 0 to ${MAX_GRADIENT}`,
+} as const;
+
+/** Cellular and wifi choose intervals from a fixed list; the other radios take a whole number. */
+export const usesList = (radio: string) => radio === 'cellular' || radio === 'wifi';
+
+/** Measurement choices for a listed radio: the list above 9 minutes plus the sensor's current value. */
+export function measurementOptions(radio: string, current: number): number[] | null {
+  if (!usesList(radio)) return null;
+  return [...new Set([...TRANSMISSION_LIST.filter((m) => m > 9), current])].sort((a, b) => a - b);
+}
+
+export const maxPerTransmission = (deltaCompression: boolean) => (deltaCompression ? 12 : 6);
+
+/** Transmission choices: multiples 1 to 6 (12 with delta compression) of the measurement interval; a listed radio keeps the listed ones. */
+export function transmissionOptions(radio: string, measurement: number, deltaCompression = false): number[] {
+  if (!Number.isInteger(measurement) || measurement < 1) return [];
+  const out: number[] = [];
+  for (let k = 1; k <= maxPerTransmission(deltaCompression); k++) {
+    const t = k * measurement;
+    if (!usesList(radio) || (TRANSMISSION_LIST as readonly number[]).includes(t)) out.push(t);
+  }
+  return out;
+}
+
+/** The transmission interval kept after the measurement interval changes: the same if still valid, else the largest option. */
+export function adjustTransmission(radio: string, measurement: number, transmission: number | undefined, deltaCompression = false): number | undefined {
+  const opts = transmissionOptions(radio, measurement, deltaCompression);
+  if (transmission !== undefined && opts.includes(transmission)) return transmission;
+  return opts.at(-1);
+}
+
+/** Alarm-mode transmit options in multipliers of the measurement interval: 1, 2 or 4 while below the transmission interval. */
+export const alarmOptions = (measurement: number, transmission: number) => ALARM_MULTIPLIERS.filter((k) => k * measurement < transmission);
+
+export interface Schedule {
+  radio: string;
+  currentMeasurement: number;
+  measurementInterval: number | undefined;
+  transmissionInterval: number | undefined;
+  deltaCompressionEnabled?: boolean;
+  maxGradient?: number;
+  txCountOnAlarm?: number;
+}
+
+export type ScheduleErrors = Partial<Record<'measurementInterval' | 'transmissionInterval' | 'txCountOnAlarm' | 'maxGradient', string>>;
+
+/** Every field message of section 5's scheduler rules. */
+export function scheduleErrors(s: Schedule): ScheduleErrors {
+  const e: ScheduleErrors = {};
+  const m = s.measurementInterval;
+  const t = s.transmissionInterval;
+  if (m === undefined || Number.isNaN(m)) e.measurementInterval = SCHEDULE_MESSAGES.missingMeasurement;
+  else if (!Number.isInteger(m) || m < 1 || m > 1439) e.measurementInterval = SCHEDULE_MESSAGES.measurementRange;
+  else if (usesList(s.radio) && !measurementOptions(s.radio, s.currentMeasurement)!.includes(m)) e.measurementInterval = SCHEDULE_MESSAGES.notOffered;
+  if (t === undefined || Number.isNaN(t)) e.transmissionInterval = SCHEDULE_MESSAGES.missingTransmission;
+  else if (m !== undefined && !e.measurementInterval) {
+    const per = t / m;
+    if (!Number.isInteger(per)) e.transmissionInterval = SCHEDULE_MESSAGES.notMultiple;
+    else if (per > maxPerTransmission(!!s.deltaCompressionEnabled)) e.transmissionInterval = SCHEDULE_MESSAGES.tooMany(maxPerTransmission(!!s.deltaCompressionEnabled));
+    else if (!transmissionOptions(s.radio, m, s.deltaCompressionEnabled).includes(t)) e.transmissionInterval = SCHEDULE_MESSAGES.notOffered;
+  }
+  if (s.txCountOnAlarm !== undefined && m !== undefined && t !== undefined && !e.measurementInterval && !e.transmissionInterval) {
+    const opts = alarmOptions(m, t);
+    if (!(opts as number[]).includes(s.txCountOnAlarm)) e.txCountOnAlarm = opts.length ? SCHEDULE_MESSAGES.invalidAlarm : SCHEDULE_MESSAGES.noAlarmOptions;
+  }
+  if (s.maxGradient !== undefined && (!Number.isFinite(s.maxGradient) || s.maxGradient < 0 || s.maxGradient > MAX_GRADIENT)) e.maxGradient = SCHEDULE_MESSAGES.gradient;
+  return e;
+}
