@@ -25,14 +25,21 @@ const RUNS = Math.max(Number(process.env.BENCH_YEAR_RUNS ?? 15), 3); // each run
 const FIVE_RUNS = Math.max(Number(process.env.BENCH_FIVE_RUNS ?? 3), 0); // 0 skips the five years
 const MB = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 
-async function openSensor(browser: Browser, url: string, serial: string): Promise<Page> {
+async function openSensor(browser: Browser, url: string, serial: string, needObserver = true): Promise<{ page: Page; observed: boolean }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
   const page = await context.newPage();
   await signIn(page, url, 'owner@demo.test');
   await page.goto(`${url}/org/riverbend-water/sensors/${serial}`);
   await page.waitForFunction(() => document.querySelector('[data-testid=chart-pane]')?.getAttribute('data-status') === 'ready', null, { timeout: 60_000 });
-  await observeLongTasks(page);
-  return page;
+  const observed = await observeLongTasks(page).then(
+    () => true,
+    (err: Error) => {
+      if (needObserver) throw err;
+      process.stderr.write(`  ${err.message}\n`);
+      return false;
+    },
+  );
+  return { page, observed };
 }
 
 /** Counts measurement requests the page makes until stop() is called. */
@@ -72,14 +79,22 @@ export async function run(): Promise<BenchRow[]> {
     const orgId = (await db.query<{ id: string }>(`SELECT id FROM organisations WHERE slug = 'riverbend-water'`))[0].id;
     const nodeToken = (await issueTokens(db, server.ctx.key, server.ctx.tokens, owner)).IdToken;
     const core = await loadCore();
+    let nodeFailures = 0;
     const nodeLoad = async () => {
       const w = new DataWorker({ core });
       w.configure({ apiBase: `${server.url}/api`, token: nodeToken });
       const t = performance.now();
-      await w.load({ orgId, sensorId: sensor.id, startTime: start, endTime: end });
-      const ms = performance.now() - t;
-      w.clear();
-      return ms;
+      try {
+        await w.load({ orgId, sensorId: sensor.id, startTime: start, endTime: end });
+        return performance.now() - t;
+      } catch (err) {
+        // a diagnostic: a failed request here is reported, it does not stop the benchmark
+        nodeFailures++;
+        process.stderr.write(`  the worker's load in Node failed: ${(err as Error).message} (${String((err as { cause?: unknown }).cause ?? '')})\n`);
+        return NaN;
+      } finally {
+        w.clear();
+      }
     };
     await nodeLoad();
     const nodeTimes: number[] = [];
@@ -95,7 +110,7 @@ export async function run(): Promise<BenchRow[]> {
       floors.push(f.ms);
       rows = f.rows;
       nodeTimes.push(await nodeLoad());
-      const page = await openSensor(browser, server.url, SERIAL);
+      const { page } = await openSensor(browser, server.url, SERIAL);
       const t0 = await pickRange(page, firstDay, today, today);
       const year = await drawnSince(page, t0, start);
       chartTimes.push(year.ms);
@@ -126,10 +141,10 @@ export async function run(): Promise<BenchRow[]> {
       {
         bench: '6 year in the product',
         what: `where the gap is: the data worker's own load run in Node over HTTP (no browser) vs the same floor`,
-        ours: median(nodeTimes),
+        ours: median(nodeTimes.filter((x) => !Number.isNaN(x))),
         baseline: median(floors),
         target: null,
-        note: `${(median(nodeTimes) / median(floors)).toFixed(2)}x the floor`,
+        note: `${(median(nodeTimes.filter((x) => !Number.isNaN(x))) / median(floors)).toFixed(2)}x the floor${nodeFailures ? `; ${nodeFailures} loads failed` : ''}`,
       },
       {
         bench: '6 year in the product',
@@ -162,10 +177,14 @@ export async function run(): Promise<BenchRow[]> {
     const fiveFloors: number[] = [];
     const fiveTimes: number[] = [];
     const fiveLong: number[] = [];
+    let fiveUnobserved = 0;
     let fiveStats = { memoryBytes: 0, held: {} as Record<string, number> };
     for (let i = 0; i < FIVE_RUNS; i++) {
       fiveFloors.push((await endpointQueries(db, five.id, fiveFirst.toMillis(), end)).ms);
-      const page = await openSensor(browser, server.url, FIVE_SERIAL);
+      // on this page the observer has failed to report a proven long task on the shared machine:
+      // then the five-year long-task row is not measured (and fails), the rest is still reported
+      const { page, observed } = await openSensor(browser, server.url, FIVE_SERIAL, false);
+      if (!observed) fiveUnobserved++;
       const t0 = await pickRange(page, fiveFirst, today, today);
       const r = await drawnSince(page, t0, fiveFirst.toMillis());
       fiveTimes.push(r.ms);
@@ -189,8 +208,8 @@ export async function run(): Promise<BenchRow[]> {
       },
       {
         bench: '6 five years',
-        what: `longest main-thread task while five years load and draw (ms; ${fiveLong.filter((d) => d > 50).length} over 50 ms)`,
-        ours: fiveWorst,
+        what: `longest main-thread task while five years load and draw (ms; ${fiveLong.filter((d) => d > 50).length} over 50 ms${fiveUnobserved ? `; the observer could not be proven in ${fiveUnobserved} of ${FIVE_RUNS} runs: not measured` : ''})`,
+        ours: fiveUnobserved ? NaN : fiveWorst,
         baseline: 50,
         target: { kind: 'cost', value: 1 },
       },

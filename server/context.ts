@@ -13,6 +13,8 @@ export interface AppContext {
   tokens: TokenSettings;
   publisher: Publisher;
   log: Logger;
+  /** Ends a user's live connections to an organisation at once (removed, or now a meter reader); the broker's periodic re-check is the fallback. */
+  membershipEnded?: (userId: string, orgId: string) => void;
   /** Wall clock; the simulator and tests may run it faster. */
   now: () => number;
 }

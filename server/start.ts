@@ -47,7 +47,7 @@ export async function startServer(config: Config, opts: { db?: Db; now?: () => n
 
   const embedded = await createEmbeddedBroker(base);
   const external = config.MQTT_URL ? await connectExternalBroker(config.MQTT_URL) : undefined;
-  const ctx: AppContext = { ...base, publisher: external ?? embedded.publisher };
+  const ctx: AppContext = { ...base, publisher: external ?? embedded.publisher, membershipEnded: embedded.dropMember };
 
   if (config.SEED_DEMO) await seedDemoWorld(ctx);
 
@@ -55,6 +55,11 @@ export async function startServer(config: Config, opts: { db?: Db; now?: () => n
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s as Server));
   });
+  // Keep idle connections longer than a load balancer's idle timeout (60 s on the common ones), so
+  // the balancer, not the server, closes them; a client never reuses a socket the server just
+  // closed (ECONNRESET). Node's default is 5 s. close() still ends idle connections at once.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   server.on('upgrade', (req, socket, head) => {
     if (new URL(req.url ?? '/', 'http://x').pathname === '/mqtt') embedded.handleUpgrade(req, socket, head);
     else socket.destroy();

@@ -8,6 +8,8 @@ import { requireCaller, type GatewayEnv } from './auth';
 import { identityRoutes } from '../identity/endpoint';
 import { publicSignupRoutes, userRoutes } from '../gateway/users.routes';
 import { organisationRoutes } from '../gateway/organisations.routes';
+import { memberRoutes } from '../gateway/members.routes';
+import { orgDetailsRoutes } from '../gateway/org-details.routes';
 import { sensorRoutes } from '../gateway/sensors.routes';
 import { sensorSetupRoutes } from '../gateway/sensor-setup.routes';
 import { geocodeRoutes } from '../gateway/geocode.routes';
@@ -51,6 +53,7 @@ export function createApp(ctx: AppContext) {
   api.use('*', requireCaller(ctx));
   api.route('/', userRoutes(ctx));
   api.route('/', organisationRoutes(ctx));
+  api.route('/', memberRoutes(ctx)).route('/', orgDetailsRoutes(ctx)); // organisation settings (issue 13)
   api.route('/', sensorRoutes(ctx));
   api.route('/', sensorSetupRoutes(ctx));
   api.route('/', geocodeRoutes(ctx));

@@ -11,9 +11,11 @@ const sensor = (sensorType: string): Sensor => ({
 const shown = (ctx: SectionContext) => SETUP_SECTIONS.filter((s) => s.visible(ctx)).map((s) => s.id);
 
 describe('setup sections shown', () => {
-  it('display, update rate, alarms, location and remote tasks for every sensor; tank for the T35 family only', () => {
+  it('display, update rate, alarms, location and remote for every sensor; tank for the T35 family only; radar for site admins on radar sensors', () => {
     expect(shown({ sensor: sensor('LS1'), isManager: true, isSiteAdmin: false, hasFuelInstall: false })).toEqual(['display', 'update-rate', 'alarms', 'location', 'remote', 'integration']);
     expect(shown({ sensor: sensor('T35-Pro'), isManager: true, isSiteAdmin: false, hasFuelInstall: false })[0]).toBe('tank');
+    expect(shown({ sensor: sensor('T35-Pro'), isManager: true, isSiteAdmin: true, hasFuelInstall: false })).toContain('radar');
+    expect(shown({ sensor: sensor('LS1'), isManager: true, isSiteAdmin: true, hasFuelInstall: false })).not.toContain('radar');
   });
   it('integration for managers and site admins; installation only with a fuel record, undecided while it loads', () => {
     expect(shown({ sensor: sensor('LS1'), isManager: false, isSiteAdmin: true, hasFuelInstall: true })).toEqual(['display', 'update-rate', 'alarms', 'location', 'remote', 'integration', 'installation']);

@@ -1,0 +1,162 @@
+import { Hono } from 'hono';
+import type { AppContext } from '../context';
+import { one, type Queryable } from '../db/db';
+import { MANAGERS, ROLE, requireMember, type GatewayEnv, type Role } from '../http/auth';
+import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
+import {
+  cancelInvitePathSchema,
+  memberDeleteSchema,
+  memberListSchema,
+  memberPatchSchema,
+  memberPathSchema,
+  memberQuerySchema,
+  type Member,
+} from '../../src/contract/member.schema';
+import { normaliseEmail } from '../../src/domain/sign-up-rules';
+import { INVITE_EXPIRY_MS } from '../identity/invitations';
+
+const ALL_ROLES: readonly Role[] = [ROLE.MEMBER, ROLE.ADMIN, ROLE.OWNER, ROLE.METER_READER];
+const memberNotFound = () => notFound('MEMBER_NOT_FOUND', 'This person is not a member of the organisation.');
+const notOwnRow = () => new HttpError(403, 'CANNOT_ACT_ON_SELF', 'You cannot change your own role or remove yourself here.');
+const mismatch = () => badRequest('MEMBER_MISMATCH', 'cognitoIdentityId must be the member id of the path.');
+
+type Row = { user_id: string; role: Role };
+
+/**
+ * Locks the caller's and the target's memberships (in one order, so two managers acting on each
+ * other cannot deadlock) and re-reads the caller's role under the lock: whoever commits first
+ * decides, and a manager demoted or removed a moment ago can no longer act.
+ */
+async function lockPair(q: Queryable, orgId: string, callerId: string, memberId: string, callerRoles: readonly Role[]) {
+  const rows = await q.query<Row>('SELECT user_id, role FROM memberships WHERE org_id = $1 AND user_id = ANY($2::uuid[]) ORDER BY user_id FOR UPDATE', [
+    orgId,
+    [callerId, memberId],
+  ]);
+  const caller = rows.find((r) => r.user_id === callerId);
+  if (!caller) throw notFound('ORGANISATION_NOT_FOUND', 'Organisation not found.');
+  if (!callerRoles.includes(caller.role)) throw forbidden();
+  const target = rows.find((r) => r.user_id === memberId);
+  if (!target) throw memberNotFound();
+  return target;
+}
+
+interface MemberRow {
+  id: string | null;
+  name: string;
+  email: string;
+  mobile: string | null;
+  role: Role;
+  notification_rule: Member['notificationRule'];
+  invite_id: string | null;
+  last_invite_at: number | string | null;
+  invited: boolean;
+}
+
+const toMember = (r: MemberRow): Member => {
+  const lastInviteAt = r.last_invite_at === null ? null : Number(r.last_invite_at);
+  return {
+    name: r.name,
+    email: r.email,
+    role: r.role,
+    status: r.invited ? 'Invited' : 'Active',
+    cognitoIdentityId: r.invited ? null : r.id,
+    lastInviteAt,
+    inviteExpiresAt: r.invited && lastInviteAt !== null ? lastInviteAt + INVITE_EXPIRY_MS : null,
+    inviteId: r.invite_id,
+    mobile: r.mobile,
+    notificationRule: r.notification_rule,
+  };
+};
+
+async function listMembers(q: Queryable, orgId: string): Promise<Member[]> {
+  const rows = await q.query<MemberRow>(
+    `SELECT u.id, u.name, u.email, u.mobile, m.role, m.notification_rule, false AS invited,
+            i.id AS invite_id, i.last_invite_at
+     FROM memberships m JOIN users u ON u.id = m.user_id
+     LEFT JOIN LATERAL (SELECT id, last_invite_at FROM invitations WHERE org_id = m.org_id AND user_id = u.id ORDER BY created_at DESC LIMIT 1) i ON true
+     WHERE m.org_id = $1
+     UNION ALL
+     SELECT user_id, name, email, mobile, role, NULL, true, id, last_invite_at
+     FROM invitations WHERE org_id = $1 AND accepted_at IS NULL AND canceled_at IS NULL
+     ORDER BY invited, name, email`,
+    [orgId],
+  );
+  return rows.map(toMember);
+}
+
+export function memberRoutes(ctx: AppContext) {
+  const r = new Hono<GatewayEnv>();
+
+  // every member sees the list (settings are visible to all roles); only managers get actions
+  r.get('/organisations/:orgId/members', async (c) => {
+    const orgId = c.req.param('orgId');
+    await requireMember(ctx, c, orgId, ALL_ROLES);
+    return c.json(memberListSchema.parse({ members: await listMembers(ctx.db, orgId) }));
+  });
+
+  // a role change (never one's own row, never the owner's) or the member's notification rule
+  r.patch('/organisations/:orgId/members/:memberId', async (c) => {
+    const { orgId, memberId } = memberPathSchema.parse(c.req.param());
+    memberQuerySchema.parse(c.req.query());
+    const callerId = c.get('caller').id;
+    await requireMember(ctx, c, orgId, MANAGERS);
+    const body = memberPatchSchema.parse(await c.req.json());
+    if (body.cognitoIdentityId !== memberId) throw mismatch();
+    const liveEnded = await ctx.db.tx(async (q) => {
+      const target = await lockPair(q, orgId, callerId, memberId, MANAGERS);
+      if ('role' in body) {
+        if (memberId === callerId) throw notOwnRow();
+        if (target.role === ROLE.OWNER) throw new HttpError(403, 'OWNER_ROLE_FIXED', "The owner's role cannot be changed.");
+        if (body.role === ROLE.METER_READER) {
+          const org = await one<{ features: { meterReading?: boolean } }>(q, 'SELECT features FROM organisations WHERE id = $1', [orgId]);
+          if (!org?.features?.meterReading) throw badRequest('INVALID_ROLE', 'Meter readers can only join organisations with meter reading.');
+        }
+        await q.query('UPDATE memberships SET role = $3 WHERE org_id = $1 AND user_id = $2', [orgId, memberId, body.role]);
+        return body.role === ROLE.METER_READER; // meter readers get no live data
+      } else {
+        const rule = body.notificationRule ? JSON.stringify(body.notificationRule) : null;
+        await q.query('UPDATE memberships SET notification_rule = $3::jsonb WHERE org_id = $1 AND user_id = $2', [orgId, memberId, rule]);
+      }
+      return false;
+    });
+    if (liveEnded) ctx.membershipEnded?.(memberId, orgId);
+    const member = (await listMembers(ctx.db, orgId)).find((m) => m.cognitoIdentityId === memberId);
+    if (!member) throw memberNotFound();
+    return c.json(member);
+  });
+
+  // remove a member (managers), or leave when the id is the caller's own (any role but owner)
+  r.delete('/organisations/:orgId/members/:memberId', async (c) => {
+    const { orgId, memberId } = memberPathSchema.parse(c.req.param());
+    memberQuerySchema.parse(c.req.query());
+    const callerId = c.get('caller').id;
+    const leaving = memberId === callerId;
+    const allowed = leaving ? ALL_ROLES : MANAGERS;
+    await requireMember(ctx, c, orgId, allowed);
+    const body = memberDeleteSchema.parse(await c.req.json());
+    if (body.cognitoIdentityId !== memberId) throw mismatch();
+    await ctx.db.tx(async (q) => {
+      const target = await lockPair(q, orgId, callerId, memberId, allowed);
+      if (target.role === ROLE.OWNER)
+        throw leaving
+          ? new HttpError(403, 'OWNER_CANNOT_LEAVE', 'An owner cannot leave the organisation.')
+          : new HttpError(403, 'OWNER_PROTECTED', 'The owner cannot be removed from the organisation.');
+      await q.query('DELETE FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, memberId]);
+    });
+    ctx.membershipEnded?.(memberId, orgId); // after commit: a reconnect must already be refused
+    return c.json({ cognitoIdentityId: memberId, left: leaving });
+  });
+
+  // cancel a pending invitation; its temporary password stops working with it
+  r.delete('/organisations/:orgId/invite/:email', async (c) => {
+    const { orgId, email } = cancelInvitePathSchema.parse(c.req.param());
+    await requireMember(ctx, c, orgId, MANAGERS);
+    const rows = await ctx.db.query<{ id: string }>(
+      'UPDATE invitations SET canceled_at = $3 WHERE org_id = $1 AND email = $2 AND accepted_at IS NULL AND canceled_at IS NULL RETURNING id',
+      [orgId, normaliseEmail(email), ctx.now()],
+    );
+    if (!rows.length) throw notFound('INVITATION_NOT_FOUND', 'There is no open invitation for this email.');
+    return c.json({ email: normaliseEmail(email), inviteId: rows[0].id });
+  });
+  return r;
+}

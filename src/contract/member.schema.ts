@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { notificationRuleSchema, roleSchema } from './organisation.schema';
+import { safeText, uuidSchema as uuid } from './safe-text';
+
+/** PUT /organisations/{orgId}: the organisation object; only these fields are stored. */
+export const organisationUpdateSchema = z.object({
+  name: safeText.max(1000),
+  measurementUnit: z.enum(['Metres', 'Inches']),
+  defaultNotificationRule: notificationRuleSchema.optional(),
+  notificationSettings: z.object({ alertAssert: notificationRuleSchema, alertClear: notificationRuleSchema }).optional(),
+});
+export type OrganisationUpdate = z.infer<typeof organisationUpdateSchema>;
+
+/** A row of GET /organisations/{orgId}/members: an active member or a pending invitation. */
+export const memberSchema = z.object({
+  name: z.string(),
+  email: z.string(),
+  role: roleSchema,
+  status: z.enum(['Active', 'Invited']),
+  cognitoIdentityId: z.string().nullable(),
+  lastInviteAt: z.number().nullable(),
+  /** When a pending invitation stops working (lastInviteAt + 90 days); null for active members. */
+  inviteExpiresAt: z.number().nullable(),
+  inviteId: z.string().nullable(),
+  mobile: z.string().nullable(),
+  notificationRule: notificationRuleSchema.nullable(),
+});
+export type Member = z.infer<typeof memberSchema>;
+export const memberListSchema = z.object({ members: z.array(memberSchema) });
+
+export const memberPathSchema = z.object({ orgId: z.string(), memberId: uuid });
+export const memberQuerySchema = z.object({ region: safeText.max(64).optional() });
+
+/** PATCH .../members/{memberId}: a new role (member, admin, meter reader) or a notification rule (null: the default applies). */
+export const memberPatchSchema = z.union([
+  z.object({ cognitoIdentityId: uuid, role: z.union([z.literal(1), z.literal(2), z.literal(4)]) }).strict(),
+  z.object({ cognitoIdentityId: uuid, notificationRule: notificationRuleSchema.nullable() }).strict(),
+]);
+export type MemberPatch = z.infer<typeof memberPatchSchema>;
+
+/** DELETE .../members/{memberId}: the member's identity id repeated in the body (DESIGN.md). */
+export const memberDeleteSchema = z.object({ cognitoIdentityId: uuid });
+
+export const cancelInvitePathSchema = z.object({ orgId: z.string(), email: safeText.max(320) });
