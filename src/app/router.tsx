@@ -21,6 +21,7 @@ import { RouteErrorPage } from './pages/status-pages';
 // The sensors area carries the chart (uPlot, the data worker) and the map (maplibre): it loads
 // on first visit so the sign-in pages stay small.
 const SensorsArea = lazy(() => import('./sensors-area').then((m) => ({ default: m.SensorsArea })));
+const MapArea = lazy(() => import('./map-area').then((m) => ({ default: m.MapArea })));
 const Lazy = ({ children }: { children: ReactNode }) => (
   <Suspense
     fallback={
@@ -89,10 +90,11 @@ export function createAppRouter() {
                   children: [
                     { index: true, element: <DefaultSectionRedirect /> },
                     { path: 'sensors/*', element: <SectionPage section="sensors"><Lazy><SensorsArea /></Lazy></SectionPage>, ...boundary },
+                    { path: 'map/:serial?', element: <SectionPage section="map"><Lazy><MapArea /></Lazy></SectionPage>, ...boundary },
                     { path: 'notifications', element: <SectionPage section="notifications"><NotificationsPage /></SectionPage>, ...boundary },
                     // site admins: client error reports (monitoring-client 9), from the profile menu
                     { path: 'client-errors', element: <ClientErrorsPage />, ...boundary },
-                    // map, service-routes, settings and anything unknown: the default section.
+                    // service-routes, settings and anything unknown: the default section.
                     { path: '*', element: <DefaultSectionRedirect /> },
                   ],
                 },

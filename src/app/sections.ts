@@ -3,16 +3,16 @@ import { ROLES } from '../contract/organisation.schema';
 
 /**
  * Which sections of /org/:orgSlug an organisation shows (monitoring-client 2.1; organisation-and-routes 2.5).
- * Sections whose screens are not built yet (map, service-routes, settings) are left out, so the
+ * Sections whose screens are not built yet (service-routes, settings) are left out, so the
  * navigation has no dead links and their paths fall back to the default section.
  */
-export type OrgSection = 'sensors' | 'notifications';
+export type OrgSection = 'sensors' | 'map' | 'notifications';
 
-export const SECTION_LABELS: Record<OrgSection, string> = { sensors: 'Sensors', notifications: 'Notifications' };
+export const SECTION_LABELS: Record<OrgSection, string> = { sensors: 'Sensors', map: 'Map', notifications: 'Notifications' };
 
 export function sectionsFor(org: Pick<Organisation, 'features'>): OrgSection[] {
   // meterReading swaps the map and sensors entries for service routes.
-  return org.features.meterReading ? ['notifications'] : ['sensors', 'notifications'];
+  return org.features.meterReading ? ['notifications'] : ['sensors', 'map', 'notifications'];
 }
 
 export const defaultSection = (org: Pick<Organisation, 'features'>): OrgSection => sectionsFor(org)[0];

@@ -1,12 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Box, Center, Paper, Stack, Text } from '@mantine/core';
 import { IconMapPinOff } from '@tabler/icons-react';
-import * as maplibregl from 'maplibre-gl';
-import 'maplibre-gl/dist/maplibre-gl.css';
-import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
-
-// Bundled, MapLibre cannot find its worker beside itself: point it at the emitted asset.
-maplibregl.setWorkerUrl(workerUrl);
+import { createBaseMap, maplibregl } from './base-map';
 
 /** The map's default zoom (monitoring-client 9: map default zoom 14): the streets around the sensor. */
 export const DASHBOARD_MAP_ZOOM = 14;
@@ -60,11 +55,9 @@ export function SensorMap({ latitude, longitude, name, styleUrl, height = 240, z
     let map: maplibregl.Map | undefined;
     let cleanup: (() => void) | void;
     try {
-      map = new maplibregl.Map({ container: box.current, style: styleUrl, ...SOUTHERN_VIEW, attributionControl: false, cooperativeGestures: !picking });
-      map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
+      map = createBaseMap(box.current, styleUrl, SOUTHERN_VIEW, { cooperativeGestures: !picking });
       // how far the user sees (at the default zoom it reads in metres)
       map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
-      map.on('error', () => {}); // a missing tile must not break the page
       if (picking) map.on('click', (e) => pick.current?.(e.lngLat.lat, e.lngLat.lng));
       mapRef.current = map;
       cleanup = setup.current?.(map);

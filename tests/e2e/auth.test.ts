@@ -69,7 +69,7 @@ describe('signing in and the organisation frame (issue 3)', () => {
     await signIn(page, baseUrl, 'member@demo.test');
     await page.goto(`${baseUrl}/org/no-such-org/notifications`);
     await page.waitForURL('**/org/riverbend-water/notifications');
-    await page.goto(`${baseUrl}/org/riverbend-water/map`);
+    await page.goto(`${baseUrl}/org/riverbend-water/no-such-section`);
     await page.waitForURL('**/org/riverbend-water/sensors');
   });
 

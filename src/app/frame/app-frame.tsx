@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { AppShell, Burger, Divider, Drawer, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconBell, IconRipple } from '@tabler/icons-react';
+import { IconBell, IconMap2, IconRipple } from '@tabler/icons-react';
 import { Link, NavLink } from 'react-router-dom';
 import { useSession } from '../../shared/session';
 import { SECTION_LABELS, sectionsFor, type OrgSection } from '../sections';
@@ -12,7 +12,7 @@ import classes from './app-frame.module.css';
 import { OrgSwitcher } from './org-switcher';
 import { ProfileMenu } from './profile-menu';
 
-const ICONS: Record<OrgSection, ReactNode> = { sensors: <IconRipple size={18} />, notifications: <IconBell size={18} /> };
+const ICONS: Record<OrgSection, ReactNode> = { sensors: <IconRipple size={18} />, map: <IconMap2 size={18} />, notifications: <IconBell size={18} /> };
 
 /** The organisation frame (organisation-and-routes 2.5): 60 px navbar with the sections, switcher and profile menu. */
 export function AppFrame({ children }: { children: ReactNode }) {

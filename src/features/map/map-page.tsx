@@ -1,0 +1,120 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Alert, Box, Paper, SegmentedControl, Text } from '@mantine/core';
+import { IconZoomIn } from '@tabler/icons-react';
+import type { Organisation } from '../../contract/organisation.schema';
+import type { Sensor } from '../../contract/sensor.schema';
+import { isMappable, needsZoomIn } from '../../domain/map-view';
+import { displayStatus } from '../../domain/sensor-status';
+import type { TimeDisplay } from '../../domain/time-format';
+import { FleetMap } from '../../shared/fleet-map';
+import type { MapPoint } from '../../shared/sensor-layers';
+import type { ClientConfig } from '../../shared/session';
+import { MapSensorList } from './map-sensor-list';
+import { SensorCard } from './sensor-card';
+
+export type MapType = keyof ClientConfig['map']['styles'];
+const MAP_TYPES: { value: MapType; label: string }[] = [
+  { value: 'hybrid', label: 'Hybrid' },
+  { value: 'roadmap', label: 'Roadmap' },
+  { value: 'satellite', label: 'Satellite' },
+  { value: 'terrain', label: 'Terrain' },
+];
+export const ZOOM_IN_BANNER = 'Zoom in to project level to see each sensor on its own.';
+
+interface MapPageProps {
+  sensors: Sensor[];
+  org: Pick<Organisation, 'measurementUnit' | 'locale'>;
+  styles: ClientConfig['map']['styles'];
+  timeDisplay: TimeDisplay;
+  mobile: boolean;
+  selectedSerial?: string;
+  /** Puts the serial in the path (undefined: the bare map path). */
+  onSelect(serial: string | undefined): void;
+  dashboardHref(serial: string): string;
+}
+
+function useNow(everyMs: number) {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const id = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(id);
+  }, [everyMs]);
+  return now;
+}
+
+/** /org/:orgSlug/map/:serial? (monitoring-client 2.8): the sensors on a map and in a list, one selection for both. */
+export function MapPage({ sensors, org, styles, timeDisplay, mobile, selectedSerial, onSelect, dashboardHref }: MapPageProps) {
+  const [type, setType] = useState<MapType>('roadmap');
+  const [zoom, setZoom] = useState(14);
+  const [bannerClosed, setBannerClosed] = useState(false);
+  const [cardOpen, setCardOpen] = useState(true);
+  const now = useNow(30_000);
+  // only status and position matter to the map: live uplinks re-cluster, nothing else does
+  const points = useMemo<MapPoint[]>(
+    () => sensors.filter((s) => isMappable(s.latitude, s.longitude)).map((s) => ({ serial: s.serial, latitude: s.latitude!, longitude: s.longitude!, status: displayStatus(s) })),
+    [sensors],
+  );
+  const selected = selectedSerial ? sensors.find((s) => s.serial === selectedSerial) : undefined;
+  useEffect(() => setCardOpen(true), [selectedSerial]);
+  const select = (serial: string) => {
+    setCardOpen(true);
+    onSelect(serial);
+  };
+
+  const map = (
+    <Box pos="relative" h="100%" style={{ flex: 1, minWidth: 0 }}>
+      <FleetMap points={points} styleUrl={styles[type]} selectedSerial={selectedSerial} onSelect={select} onZoom={setZoom} />
+      <Paper pos="absolute" top={10} left={10} shadow="sm" p={4} radius="md">
+        <SegmentedControl size="xs" aria-label="Map type" value={type} onChange={(v) => setType(v as MapType)} data={MAP_TYPES} />
+      </Paper>
+      {needsZoomIn(zoom) && !bannerClosed && points.length > 0 && (
+        <Alert
+          pos="absolute"
+          top={56}
+          left="50%"
+          style={{ transform: 'translateX(-50%)', maxWidth: 'calc(100% - 120px)', boxShadow: 'var(--mantine-shadow-sm)', zIndex: 2 }}
+          color="tide"
+          variant="white"
+          icon={<IconZoomIn size={18} />}
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setBannerClosed(true)}
+          py={6}
+          role="status"
+        >
+          <Text size="sm">{ZOOM_IN_BANNER}</Text>
+        </Alert>
+      )}
+      {selected && cardOpen && (
+        <Box pos="absolute" bottom={mobile ? 12 : 24} left={12} style={{ zIndex: 2 }}>
+          <SensorCard
+            sensor={selected}
+            unit={org.measurementUnit}
+            timeDisplay={timeDisplay}
+            timeZone={org.locale.timezone}
+            dashboardHref={dashboardHref(selected.serial)}
+            now={now}
+            onHide={() => setCardOpen(false)}
+          />
+        </Box>
+      )}
+    </Box>
+  );
+  const list = <MapSensorList sensors={sensors} selectedSerial={selectedSerial} onSelect={select} />;
+
+  return mobile ? (
+    <Box style={{ display: 'flex', flexDirection: 'column' }} h="calc(100dvh - 60px)">
+      <Box h="58%">{map}</Box>
+      <Box h="42%" bg="white" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
+        {list}
+      </Box>
+    </Box>
+  ) : (
+    <Box style={{ display: 'flex' }} h="calc(100dvh - 60px)">
+      <Box w={320} bg="white" style={{ borderRight: '1px solid var(--mantine-color-gray-3)', flexShrink: 0 }}>
+        {list}
+      </Box>
+      {map}
+    </Box>
+  );
+}
