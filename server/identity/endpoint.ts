@@ -1,7 +1,9 @@
 import { Hono, type Context } from 'hono';
 import { ZodError } from 'zod';
 import type { AppContext } from '../context';
-import { publicOrigin } from '../http/origin';
+import { clientAddress, publicOrigin } from '../http/origin';
+import { asClient, HashQueueFull } from './hash-queue';
+import { identityLimits } from './identity-limits';
 import { CognitoError, errors } from './cognito-errors';
 import { findBadText } from '../http/input-guard';
 import { CONTROL_CHARACTERS, CONTROL_CHARACTER_MESSAGE, storableText } from '../../src/contract/safe-text';
@@ -52,6 +54,7 @@ export function identityRoutes(ctx: AppContext) {
   r.get('/.well-known/jwks.json', (c) => c.json({ keys: [ctx.key.publicJwk] }));
   r.get('/:pool/.well-known/jwks.json', (c) => c.json({ keys: [ctx.key.publicJwk] }));
 
+  const limit = identityLimits(ctx.config, ctx.now);
   const handle = async (c: Context) => {
     const target = c.req.header('x-amz-target') ?? '';
     const name = target.startsWith(TARGET_PREFIX) ? target.slice(TARGET_PREFIX.length) : target;
@@ -65,6 +68,13 @@ export function identityRoutes(ctx: AppContext) {
     } catch {
       return failure(c, errors.invalidParameter('The request body is not valid JSON.'));
     }
+    const address = clientAddress(c, ctx.config);
+    try {
+      limit(address, body);
+    } catch (err) {
+      ctx.log.info({ op: name, address }, 'identity rate limit');
+      return failure(c, err as CognitoError);
+    }
     // no user pool value (names, emails, passwords, codes, tokens) has a use for control characters
     const bad = findBadText(body, (s) => storableText(s) && !CONTROL_CHARACTERS.test(s));
     if (bad) return failure(c, errors.invalidParameter(`${bad}: ${CONTROL_CHARACTER_MESSAGE}`));
@@ -75,7 +85,7 @@ export function identityRoutes(ctx: AppContext) {
       tokens: { ...ctx.tokens, now: ctx.now },
     };
     try {
-      const result = await operation(op, body);
+      const result = await asClient(address, () => operation(op, body));
       ctx.log.debug({ op: name }, 'identity operation');
       return answer(c, result, 200);
     } catch (err) {
@@ -83,6 +93,7 @@ export function identityRoutes(ctx: AppContext) {
         ctx.log.info({ op: name, error: err.type }, 'identity operation refused');
         return failure(c, err);
       }
+      if (err instanceof HashQueueFull) return failure(c, errors.tooManyRequests());
       if (err instanceof ZodError) {
         const first = err.issues[0];
         return failure(c, errors.invalidParameter(`${first?.path.join('.') || 'request'}: ${first?.message ?? 'invalid value'}`));
