@@ -57,8 +57,29 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
   let done!: () => void;
   const finished = new Promise<void>((res) => (done = res));
 
-  const send = (i: number) => {
+  // a device sends one uplink at a time: one that falls due while the sensor's previous uplink is
+  // unanswered waits for it (its latency still counts from its due time), so a sensor's uplinks
+  // reach the server in order and the alarm mix stays what it is meant to be
+  const busy = new Set<number>();
+  const waiting = new Map<number, number[]>();
+  const launch = (i: number) => {
     const s = i % n;
+    outstanding++;
+    r.sent++;
+    if (!busy.has(s)) return transmit(i);
+    waiting.set(s, [...(waiting.get(s) ?? []), i]);
+  };
+  const settled = (s: number) => {
+    busy.delete(s);
+    const queue = waiting.get(s);
+    const nextOne = queue?.shift();
+    if (nextOne !== undefined) transmit(nextOne);
+    if (--outstanding === 0 && r.sent === total) done();
+  };
+
+  const transmit = (i: number) => {
+    const s = i % n;
+    busy.add(s);
     const applied = pendingApplied.get(s) ?? [];
     pendingApplied.delete(s);
     const k = r.seq[s]++;
@@ -70,11 +91,9 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
     if (applied.length) body.appliedTasks = applied.map((id) => ({ id, ok: true }));
     const payload = JSON.stringify(body);
     const due = t0 + (i * 1000) / job.rate;
-    outstanding++;
-    r.sent++;
     const fail = (why: string) => {
       r.errors.push(why);
-      if (--outstanding === 0 && r.sent === total) done();
+      settled(s);
     };
     const req = request(
       { host: '127.0.0.1', port: job.port, path: '/ingest/uplink', method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-device-key': job.sensors[s].key, 'content-length': Buffer.byteLength(payload) } },
@@ -102,7 +121,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
             r.downlinks.push(d.id);
             pendingApplied.set(s, [...(pendingApplied.get(s) ?? []), d.id]);
           }
-          if (--outstanding === 0 && r.sent === total) done();
+          settled(s);
         });
       },
     );
@@ -115,7 +134,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
   await new Promise<void>((resolve) => {
     const tick = () => {
       const now = performance.now();
-      while (next < total && t0 + (next * 1000) / job.rate <= now) send(next++);
+      while (next < total && t0 + (next * 1000) / job.rate <= now) launch(next++);
       if (next < total) setTimeout(tick, 1);
       else resolve();
     };

@@ -71,7 +71,8 @@ export const remoteTaskMachine = setup({
         id: 'cancel',
         src: 'cancel',
         onDone: { target: 'completed.canceled', actions: assign({ status: 'Canceled', notice: { kind: 'success', text: TASK_MESSAGES.canceled } }) },
-        onError: { target: 'routing', actions: assign({ notice: { kind: 'error', text: TASK_MESSAGES.cancelFailed } }) },
+        // a new object each time, so a second failure is announced again
+        onError: { target: 'routing', actions: assign({ notice: () => ({ kind: 'error' as const, text: TASK_MESSAGES.cancelFailed }) }) },
       },
     },
     completed: {

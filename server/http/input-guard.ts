@@ -5,8 +5,8 @@ import { badRequest } from './errors';
 export const UNSTORABLE_MESSAGE = 'must not contain NUL characters or unpaired surrogates';
 
 /** The path (as a.b.0.c) of the first string or key in a JSON value that fails `ok` (default: PostgreSQL cannot store it). */
-export function findBadText(value: unknown, ok: (s: string) => boolean = storableText, path: (string | number)[] = []): string | undefined {
-  if (typeof value === 'string') return ok(value) ? undefined : path.join('.') || 'body';
+export function findBadText(value: unknown, ok: (s: string, key?: string | number) => boolean = storableText, path: (string | number)[] = []): string | undefined {
+  if (typeof value === 'string') return ok(value, path.at(-1)) ? undefined : path.join('.') || 'body';
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = findBadText(value[i], ok, [...path, i]);

@@ -21,6 +21,7 @@ import {
 } from './account.ops';
 
 const TARGET_PREFIX = 'AWSCognitoIdentityProviderService.';
+const PASSWORD_KEYS = new Set(['Password', 'PreviousPassword', 'ProposedPassword', 'PASSWORD', 'NEW_PASSWORD']);
 const CONTENT_TYPE = 'application/x-amz-json-1.1';
 
 /** Every user pool operation aws-amplify v6 calls in this product, by X-Amz-Target name. */
@@ -75,8 +76,9 @@ export function identityRoutes(ctx: AppContext) {
       ctx.log.info({ op: name, address }, 'identity rate limit');
       return failure(c, err as CognitoError);
     }
-    // no user pool value (names, emails, passwords, codes, tokens) has a use for control characters
-    const bad = findBadText(body, (s) => storableText(s) && !CONTROL_CHARACTERS.test(s));
+    // no user pool value (names, emails, codes, tokens) has a use for control characters; passwords
+    // are never stored as typed, and the password policy answers for them in its own words
+    const bad = findBadText(body, (s, key) => PASSWORD_KEYS.has(String(key)) || (storableText(s) && !CONTROL_CHARACTERS.test(s)));
     if (bad) return failure(c, errors.invalidParameter(`${bad}: ${CONTROL_CHARACTER_MESSAGE}`));
     const op: OpContext = {
       app: ctx,

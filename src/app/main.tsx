@@ -6,12 +6,14 @@ import { App } from './app';
 import { BootErrorPage } from './pages/boot-error-page';
 import { liveAuthMachine } from './auth-actors';
 import { configureIdentity, loadClientConfig } from '../shared/amplify';
+import { installClientErrorReporting } from '../shared/client-errors';
 
 const root = createRoot(document.getElementById('root')!);
 
 /** The app edge: runtime config first, then Amplify and the gateway, then the auth machine, then the UI. */
 async function boot() {
   const config = await loadClientConfig();
+  installClientErrorReporting({ endpoint: config.api.endpoint, sampleRate: config.clientErrors?.sampleRate ?? 0.1, release: typeof __BUILD_DATE__ === 'string' ? __BUILD_DATE__ : undefined });
   const auth = createActor(liveAuthMachine);
   // A signed call that finds no usable token is a failed token check: it un-authenticates.
   configureIdentity(config, () => auth.send({ type: 'SESSION_EXPIRED' }));

@@ -6,6 +6,7 @@ import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
 import { LoginPage } from '../features/auth/login-page';
 import { VerifyEmailPage } from '../features/auth/verify-email-page';
 import { NotificationsPage } from '../features/notifications/notifications-page';
+import { ClientErrorsPage } from '../features/client-errors/client-errors-page';
 import { SignupPage } from '../features/signup/signup-page';
 import { useAuthRef } from './auth-context';
 import { useConfig } from './config-context';
@@ -89,6 +90,8 @@ export function createAppRouter() {
                     { index: true, element: <DefaultSectionRedirect /> },
                     { path: 'sensors/*', element: <SectionPage section="sensors"><Lazy><SensorsArea /></Lazy></SectionPage>, ...boundary },
                     { path: 'notifications', element: <SectionPage section="notifications"><NotificationsPage /></SectionPage>, ...boundary },
+                    // site admins: client error reports (monitoring-client 9), from the profile menu
+                    { path: 'client-errors', element: <ClientErrorsPage />, ...boundary },
                     // map, service-routes, settings and anything unknown: the default section.
                     { path: '*', element: <DefaultSectionRedirect /> },
                   ],

@@ -57,6 +57,8 @@ describe('estimated time to apply (DESIGN.md two readings, radio budget)', () =>
   it('otherwise the last downlink request or creation time in 3-day steps past now', () => {
     expect(est({ latestBootInfo: { firmwareVersion: 60 }, latestData: { lastMeasurementTransmission: now - MIN, lastDownlinkRequestAt: now - 4 * 1440 * MIN } })).toBe(now + 2 * 1440 * MIN);
     expect(est({ latestBootInfo: { firmwareVersion: 60 } })).toBe(now - 10 * MIN + 3 * 1440 * MIN);
+    // an offline sensor (a whole transmission overdue) is not expected on schedule
+    expect(est({ latestData: { lastMeasurementTransmission: now - 3 * 60 * MIN } })).toBe(now - 10 * MIN + 3 * 1440 * MIN);
   });
   it('never promises a Sigfox device sooner than its downlink budget', () => {
     const at = est({ radio: { type: 'sigfox' }, latestData: { lastMeasurementTransmission: now - 20 * MIN, lastDownlinkRequestAt: now - 60 * MIN } }, 1);

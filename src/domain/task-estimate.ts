@@ -20,7 +20,8 @@ const valid = (t: number | undefined): t is number => typeof t === 'number' && N
 /**
  * When a queued task should reach the device (DESIGN.md "Where the specs give two readings"):
  * last transmission plus the transmission interval (txCountOnAlarm x measurement interval while an
- * alert is asserted) when the firmware is 65 or higher and a last transmission is known; else the
+ * alert is asserted) when the firmware is 65 or higher and a last transmission is known and recent
+ * (not a whole interval overdue: an offline sensor is not expected on schedule); else the
  * last downlink request (or the creation time) moved forward in 3-day steps past now. Tasks run one
  * at a time, so the task at `position` in the queue waits that many more transmissions; a Sigfox
  * device takes at most one downlink per 6 hours, so neither reading promises sooner than that.
@@ -31,10 +32,13 @@ export function estimateApplyAt(sensor: EstimateSensor, task: { createdAt: numbe
   const fw = sensor.latestBootInfo?.firmwareVersion ?? 0;
   let at: number;
   let step: number;
-  if (fw >= FIRMWARE_MIN.estimate && valid(ld.lastMeasurementTransmission)) {
-    const minutes = ld.alertAsserted ? (sensor.config.txCountOnAlarm ?? 1) * sensor.config.measurementInterval : sensor.config.transmissionInterval;
-    step = Math.max(1, minutes) * MIN;
-    at = ld.lastMeasurementTransmission + step;
+  const minutes = ld.alertAsserted ? (sensor.config.txCountOnAlarm ?? 1) * sensor.config.measurementInterval : sensor.config.transmissionInterval;
+  const interval = Math.max(1, minutes) * MIN;
+  // a sensor that has missed a whole transmission is not expected on schedule: the stepping reading applies
+  const onSchedule = valid(ld.lastMeasurementTransmission) && ld.lastMeasurementTransmission + 2 * interval > now;
+  if (fw >= FIRMWARE_MIN.estimate && onSchedule) {
+    step = interval;
+    at = ld.lastMeasurementTransmission! + step;
   } else {
     step = ESTIMATE_STEP_MS;
     at = valid(ld.lastDownlinkRequestAt) ? ld.lastDownlinkRequestAt : task.createdAt;

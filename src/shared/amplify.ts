@@ -14,6 +14,8 @@ export const clientConfigSchema = z.object({
   map: z.object({ styles: z.object({ roadmap: z.string(), satellite: z.string(), hybrid: z.string(), terrain: z.string() }) }),
   demo: z.boolean(),
   links: z.object({ support: z.string().optional(), resellerPortal: z.string().optional() }).optional(),
+  /** Share of client errors reported to the server (monitoring-client 9); absent means the production 0.1. */
+  clientErrors: z.object({ sampleRate: z.number().min(0).max(1) }).optional(),
 });
 
 /** Fetches and checks the runtime configuration (fails naming every field that is wrong). */

@@ -25,6 +25,8 @@ export interface ClientConfig {
   demo: boolean;
   /** Optional deployment links; the frame falls back to the product's own. */
   links?: { support?: string; resellerPortal?: string };
+  /** Share of client errors reported (monitoring-client 9); absent means 0.1. */
+  clientErrors?: { sampleRate: number };
 }
 
 export const SessionContext = createContext<Session | null>(null);

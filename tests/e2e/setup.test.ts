@@ -69,6 +69,10 @@ describe('sensor setup in the browser (issue 11)', () => {
     const watcher = await as('admin@demo.test');
     await watcher.goto(`${baseUrl}${SENSORS}/${CULVERT}`);
     await watcher.getByRole('heading', { name: 'Culvert 12' }).waitFor();
+    // a second manager with the same form open, untouched: it takes the saved values
+    const other = await as('siteadmin@demo.test');
+    await other.goto(`${baseUrl}${SENSORS}/${CULVERT}/setup/display`);
+    await expect.poll(() => other.getByLabel('Sensor name').inputValue()).toBe('Culvert 12');
 
     const page = owner;
     await page.goto(`${baseUrl}${SENSORS}/${CULVERT}`);
@@ -85,8 +89,11 @@ describe('sensor setup in the browser (issue 11)', () => {
     await page.getByLabel('Width (m)').fill('1.2');
     await page.getByLabel('Flow coefficient').fill('1.84');
     await page.screenshot({ path: `${SHOTS}/setup-display.png`, fullPage: true });
+    const put = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/sensors/'));
     await page.getByRole('button', { name: 'Update' }).click();
+    expect(((await (await put).json()) as { sensor: Sensor }).sensor.name).toBe('Culvert 12 (East)');
     await notice(page, 'Display settings updated.');
+    await page.screenshot({ path: `${SHOTS}/setup-display-saved.png` });
 
     // the list and the header take the new name at once; the other browser over the live feed
     await page.getByRole('heading', { name: 'Culvert 12 (East)' }).waitFor();
@@ -97,7 +104,10 @@ describe('sensor setup in the browser (issue 11)', () => {
     await expect.poll(() => chart.getAttribute('data-guides')).toContain('Bank full');
     await expect.poll(() => watcher.getByTestId('chart-pane').getAttribute('data-mode'), { timeout: 20_000 }).toBe('flow');
     await page.screenshot({ path: `${SHOTS}/setup-display-dashboard.png` });
+    await expect.poll(() => other.getByLabel('Sensor name').inputValue()).toBe('Culvert 12 (East)');
+    await expect.poll(() => other.getByLabel('Reference line 1 label').inputValue()).toBe('Bank full');
     await watcher.close();
+    await other.close();
   });
 
   it('a tank is set up from a preset on the tank section the bare setup path opens', async () => {

@@ -54,14 +54,19 @@ describe.each(testDrivers)('group commit of uplinks on %s (issue 10: one transac
 
   it('leaves the same data, notifications, downlinks and answers as the same uplinks one by one', async () => {
     const [a1, b1, a2, b2] = [await sensor(), await sensor(), await sensor(), await sensor()];
-    const task = (s: Sensor, type: string, at: number) => db.query(`INSERT INTO downlink_tasks (id, sensor_id, type, params, created_at) SELECT $1, id, $2, '{}', $3 FROM sensors WHERE serial = $4`, [randomUUID(), type, at, s.serial]);
-    for (const s of [a1, a2]) for (const [type, at] of [['Second', 2], ['First', 1]] as const) await task(s, type, at);
+    const task = async (s: Sensor, type: string, at: number) => {
+      const id = randomUUID();
+      await db.query(`INSERT INTO downlink_tasks (id, sensor_id, type, params, created_at) SELECT $1, id, $2, '{}', $3 FROM sensors WHERE serial = $4`, [id, type, at, s.serial]);
+      return id;
+    };
+    const tasks = new Map<Sensor, string[]>();
+    for (const s of [a1, a2]) tasks.set(s, [await task(s, 'Second', 2), await task(s, 'First', 1)]);
     // a mix in arrival order: rises and falls through both alarms, a duplicate time, one older
     // reading arriving late, an error-only uplink, low battery, boot info, and another sensor between
     const mix = (a: Sensor, b: Sensor) => [
       level(a, T0, 1000),
-      level(b, T0, 1000, { battery: 9 }),
-      level(a, T0 + 10 * MIN, 2100), // threshold and +1100 in an hour: both open
+      level(b, T0, 1000, { battery: 9, appliedTasks: [{ id: tasks.get(a)![0], ok: true }] }), // another sensor's task: ignored
+      level(a, T0 + 10 * MIN, 2100, { appliedTasks: [{ id: tasks.get(a)![1], ok: true }, { id: tasks.get(a)![0], ok: false }, { id: tasks.get(a)![1], ok: false }] }), // threshold and +1100 in an hour: both open; applies what the first uplink collected
       level(a, T0 + 10 * MIN, 900), // same time again: a duplicate, changes nothing
       level(b, T0 + 5 * MIN, 1200, { battery: 50, bootInfo: { firmwareVersion: 7 } }),
       level(a, T0 + 5 * MIN, 1500), // late and older: stored, but not the newest
@@ -86,6 +91,11 @@ describe.each(testDrivers)('group commit of uplinks on %s (issue 10: one transac
     expect(together.map(ackOf)[0]).toMatchObject({ stored: 1, downlinks: ['First'] });
     expect(together.map(ackOf)[3]).toMatchObject({ stored: 0, downlinks: [] });
     expect(a.measurements).toHaveLength(6);
+    // First reported done by the third uplink, which then collects Second (so its early 'failed' report of Second changed nothing)
+    expect(a.tasks.map((t) => [t.type, t.status])).toEqual([
+      ['First', 'Success'],
+      ['Second', 'Dispatched'],
+    ]);
   });
 
   it('gives a (sensor, time) sent twice in one batch to the first uplink only', async () => {

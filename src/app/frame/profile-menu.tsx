@@ -1,6 +1,7 @@
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconCalendarTime, IconChevronDown, IconExternalLink, IconHelpCircle, IconLogout, IconMailExclamation } from '@tabler/icons-react';
+import { Link, useParams } from 'react-router-dom';
+import { IconBug, IconCalendarTime, IconChevronDown, IconExternalLink, IconHelpCircle, IconLogout, IconMailExclamation } from '@tabler/icons-react';
 import { useSession } from '../../shared/session';
 import { buildDate, resellerPortalHref, supportHref } from '../links';
 import { VerifyEmailModal } from './verify-email-modal';
@@ -19,6 +20,7 @@ const formatBuildDate = (d: Date) => d.toLocaleString('en-NZ', { day: '2-digit',
 export function ProfileMenu({ compact }: { compact: boolean }) {
   const { user, config, signOut } = useSession();
   const [verifyOpen, verify] = useDisclosure(false);
+  const { orgSlug } = useParams<{ orgSlug?: string }>();
   const label = user.name.trim() || user.email;
   return (
     <>
@@ -61,6 +63,11 @@ export function ProfileMenu({ compact }: { compact: boolean }) {
               <Menu.Item leftSection={<IconCalendarTime size={16} />} disabled>
                 Build date: {formatBuildDate(buildDate())}
               </Menu.Item>
+              {orgSlug && (
+                <Menu.Item component={Link} to={`/org/${orgSlug}/client-errors`} leftSection={<IconBug size={16} />}>
+                  Client errors
+                </Menu.Item>
+              )}
               <Menu.Item component="a" href={resellerPortalHref(config)} target="_blank" rel="noreferrer" leftSection={<IconExternalLink size={16} />}>
                 Reseller portal
               </Menu.Item>

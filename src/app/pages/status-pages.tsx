@@ -1,9 +1,11 @@
+import { useEffect } from 'react';
 import { Button, Group } from '@mantine/core';
 import { IconBuildingCommunity, IconLock, IconMapOff, IconMoodSad } from '@tabler/icons-react';
 import { Link, isRouteErrorResponse, useRouteError } from 'react-router-dom';
 import { METER_READER_MESSAGE } from '../../domain/messages';
 import { StatusScreen } from './status-screen';
 import { supportHref } from '../links';
+import { reportClientError } from '../../shared/client-errors';
 
 /** 'Oops! Something went wrong' with Contact Us and Try again (reload): shown by every route's error boundary. */
 export function OopsPage({ supportLink = supportHref() }: { supportLink?: string }) {
@@ -29,7 +31,12 @@ export function OopsPage({ supportLink = supportHref() }: { supportLink?: string
 /** A route's error boundary: an unknown path is 'not found', anything thrown is 'Oops'. */
 export function RouteErrorPage() {
   const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  // a failed render is reported (sampled) like an uncaught error (monitoring-client 9)
+  useEffect(() => {
+    if (!notFound) void reportClientError('render', error);
+  }, [error, notFound]);
+  if (notFound) return <NotFoundPage />;
   console.error(error);
   return <OopsPage />;
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../../shared/api';
 import { sensorListSchema, type Sensor } from '../../contract/sensor.schema';
 import { applyLatestData, applySensorSettings } from '../../domain/live-updates';
@@ -15,6 +15,8 @@ const byName = (a: Sensor, b: Sensor) => a.name.localeCompare(b.name, undefined,
 /** The organisation's sensors sorted by name, with a reload for after Add Sensor or a failure. */
 export function useSensorList(orgId: string): SensorListState & { reload(): Promise<void>; replace(sensor: Sensor): void } {
   const [state, setState] = useState<SensorListState>({ status: 'loading' });
+  // when each sensor was last saved here, so a refresh read before the save cannot undo it
+  const savedAt = useRef(new Map<string, number>());
   const load = useCallback(
     async (signal?: AbortSignal) => {
       try {
@@ -28,6 +30,7 @@ export function useSensorList(orgId: string): SensorListState & { reload(): Prom
   );
   const refresh = useCallback(
     async (signal: AbortSignal) => {
+      const started = performance.now();
       const res = await api.get(`/organisations/${orgId}/sensors`, { schema: sensorListSchema, signal }).catch(() => undefined);
       if (!res || signal.aborted) return;
       // unchanged sensors keep their identity, so panes keyed on them (the chart) do not reload
@@ -35,6 +38,7 @@ export function useSensorList(orgId: string): SensorListState & { reload(): Prom
         const old = new Map(prev.status === 'ready' ? prev.sensors.map((s) => [s.id, s]) : []);
         const same = (s: Sensor) => {
           const o = old.get(s.id);
+          if (o && (savedAt.current.get(s.id) ?? -1) > started) return o;
           return o && JSON.stringify(o) === JSON.stringify(s) ? o : s;
         };
         return { status: 'ready', sensors: res.sensors.map(same).sort(byName) };
@@ -54,7 +58,10 @@ export function useSensorList(orgId: string): SensorListState & { reload(): Prom
     };
   }, [load, refresh]);
   // a setup save answers the updated sensor; the live feed brings the same to other browsers
-  const replace = useCallback((saved: Sensor) => setState((prev) => (prev.status === 'ready' ? { ...prev, sensors: applySensorSettings(prev.sensors, saved).sort(byName) } : prev)), []);
+  const replace = useCallback((saved: Sensor) => {
+    savedAt.current.set(saved.id, performance.now());
+    setState((prev) => (prev.status === 'ready' ? { ...prev, sensors: applySensorSettings(prev.sensors, saved).sort(byName) } : prev));
+  }, []);
   // between reads, each uplink's latest data arrives on the organisation's live topic
   useEffect(
     () =>

@@ -11,12 +11,14 @@ const sensor = (sensorType: string): Sensor => ({
 const shown = (ctx: SectionContext) => SETUP_SECTIONS.filter((s) => s.visible(ctx)).map((s) => s.id);
 
 describe('setup sections shown', () => {
-  it('display, alarms and location for every sensor; tank for the T35 family only', () => {
-    expect(shown({ sensor: sensor('LS1'), isManager: true, isSiteAdmin: false, hasFuelInstall: false })).toEqual(['display', 'alarms', 'location', 'integration']);
+  it('display, update rate, alarms, location and remote for every sensor; tank for the T35 family only; radar for site admins on radar sensors', () => {
+    expect(shown({ sensor: sensor('LS1'), isManager: true, isSiteAdmin: false, hasFuelInstall: false })).toEqual(['display', 'update-rate', 'alarms', 'location', 'remote', 'integration']);
     expect(shown({ sensor: sensor('T35-Pro'), isManager: true, isSiteAdmin: false, hasFuelInstall: false })[0]).toBe('tank');
+    expect(shown({ sensor: sensor('T35-Pro'), isManager: true, isSiteAdmin: true, hasFuelInstall: false })).toContain('radar');
+    expect(shown({ sensor: sensor('LS1'), isManager: true, isSiteAdmin: true, hasFuelInstall: false })).not.toContain('radar');
   });
   it('integration for managers and site admins; installation only with a fuel record, undecided while it loads', () => {
-    expect(shown({ sensor: sensor('LS1'), isManager: false, isSiteAdmin: true, hasFuelInstall: true })).toEqual(['display', 'alarms', 'location', 'integration', 'installation']);
+    expect(shown({ sensor: sensor('LS1'), isManager: false, isSiteAdmin: true, hasFuelInstall: true })).toEqual(['display', 'update-rate', 'alarms', 'location', 'remote', 'integration', 'installation']);
     expect(shown({ sensor: sensor('LS1'), isManager: false, isSiteAdmin: false, hasFuelInstall: false })).not.toContain('integration');
     const installation = SETUP_SECTIONS.find((s) => s.id === 'installation')!;
     expect(installation.visible({ sensor: sensor('LS1'), isManager: true, isSiteAdmin: false, hasFuelInstall: undefined })).toBeUndefined();

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { notifications } from '@mantine/notifications';
@@ -47,6 +47,15 @@ export function useSectionSave<V>(o: Options<V>) {
   useEffect(() => {
     if (saved) onSaved(saved);
   }, [saved, onSaved]);
+  // a save elsewhere (another browser, the live feed) refreshes a form the user has not touched
+  const loaded = useRef(JSON.stringify(o.initial));
+  const fresh = o.valuesOf(o.sensor);
+  const freshJson = JSON.stringify(fresh);
+  useEffect(() => {
+    if (freshJson === loaded.current) return;
+    if (JSON.stringify(actor.getSnapshot().context.values) === loaded.current) actor.send({ type: 'LOAD', values: fresh as never });
+    loaded.current = freshJson;
+  }, [fresh, freshJson, actor]);
   return {
     values,
     errors,

@@ -4,7 +4,7 @@ import type { CreateTaskRequest, DownlinkTask } from '../../../contract/downlink
 import type { Alarm, Sensor } from '../../../contract/sensor.schema';
 import { queuedAlarmTypes } from '../../../domain/remote-tasks';
 import { ALARM_TYPE_LABEL, alarmSlotFor, alarmValueError, offeredAlarmTypes } from '../../../domain/task-params';
-import { MM_PER_INCH } from '../../../domain/sensor-format';
+import { formatLevel, MM_PER_INCH } from '../../../domain/sensor-format';
 
 interface Props {
   sensor: Sensor;
@@ -50,7 +50,7 @@ export function AlarmForm({ sensor, unit, queued, busy, onSubmit }: Props) {
         <Select label="Alarm type" data={types.map((t) => ({ value: t, label: ALARM_TYPE_LABEL[t] }))} value={type} onChange={(v) => v && setType(v as Alarm['type'])} allowDeselect={false} />
         {original && (
           <Text size="sm" c="dimmed">
-            Currently {original.enabled ? `on at ${original.threshold}` : 'off'} (alarm {index + 1})
+            Currently {original.enabled ? `on at ${isLevel(original.type) ? formatLevel(original.threshold, unit) : original.type === 'ACCELEROMETER' ? original.threshold : `${original.threshold} mm`}` : 'off'} (alarm {index + 1})
           </Text>
         )}
         <Switch label="Enabled" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Modal, Select, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMachine } from '@xstate/react';
@@ -36,9 +36,16 @@ export function CreateTaskModal({ opened, onClose, sensor, unit, isSiteAdmin, qu
     if (opened) send({ type: 'OPEN', allowed });
     // reopening recomputes the allowed types; while open they stay as opened
   }, [opened, send]);
+  // the machine closes itself (created, or CLOSE): the modal follows once it has been open
+  const wasOpen = useRef(false);
+  const closed = state.matches('closed');
   useEffect(() => {
-    if (opened && state.matches('closed')) onClose();
-  }, [opened, state, onClose]);
+    if (!closed) wasOpen.current = true;
+    else if (wasOpen.current) {
+      wasOpen.current = false;
+      onClose();
+    }
+  }, [closed, onClose]);
   useEffect(() => {
     if (notice) notifications.show({ color: 'teal', message: notice, autoClose: 4000 });
   }, [notice]);

@@ -17,7 +17,8 @@ export function taskDescription(t: DownlinkTask): string {
     }
     case 'AlarmConfig': {
       const v = p.value as { type: keyof typeof ALARM_TYPE_LABEL; enabled: boolean; threshold: number };
-      return `Alarm ${Number(p.index) + 1}: ${ALARM_TYPE_LABEL[v.type] ?? v.type} ${v.enabled ? `at ${v.threshold}` : 'disabled'}`;
+      // thresholds are mm of level (a movement threshold is the device's 0-255 reading)
+      return `Alarm ${Number(p.index) + 1}: ${ALARM_TYPE_LABEL[v.type] ?? v.type} ${v.enabled ? `at ${v.threshold}${v.type === 'ACCELEROMETER' ? '' : ' mm'}` : 'disabled'}`;
     }
     case 'ExtendedConfig':
       return `Transmit every ${p.txCountOnAlarm} measurement${Number(p.txCountOnAlarm) > 1 ? 's' : ''} while an alarm is active`;

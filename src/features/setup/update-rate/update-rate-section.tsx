@@ -89,7 +89,8 @@ function ScheduleEditor({ sensor, org, isSiteAdmin, onSaved }: Pick<SectionProps
     value.transmissionInterval !== initial.transmissionInterval ||
     value.deltaCompressionEnabled !== initial.deltaCompressionEnabled ||
     value.maxGradient !== initial.maxGradient;
-  const alarmChanged = withAlarmMode && !simple && value.txCountOnAlarm !== initial.txCountOnAlarm;
+  // with no alarm-mode option left (transmission = measurement) the alarm mode is not sent
+  const alarmChanged = withAlarmMode && !simple && value.txCountOnAlarm !== undefined && value.txCountOnAlarm !== initial.txCountOnAlarm;
   const valid = scheduleValid(sensor.radio.type, c.measurementInterval, value, withAlarmMode && !simple);
   const busy = isBusy(save);
   const canSave = (schedChanged || alarmChanged) && valid && !busy && !blocker && tasks.status === 'ready';
