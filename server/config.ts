@@ -38,8 +38,10 @@ const schema = z.object({
   SERVE_SOURCE_MAPS: bool(false), // serve the client's *.map files
   // identity limits: operations per minute per client address and per target account, and
   // password hashes (scrypt, 128 MiB each) run at once
-  IDENTITY_RATE_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(120),
-  IDENTITY_RATE_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  IDENTITY_RATE_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  IDENTITY_RATE_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  CSP_CONNECT_SRC: z.string().optional(), // more origins the browser may connect to (map tiles, space-separated)
+  USER_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20), // GET /users?email= per manager
   HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   SIMULATOR: bool(true),
   SIMULATOR_SPEED: z.coerce.number().positive().max(100_000).default(1),

@@ -13,6 +13,8 @@ import { log as rootLog } from './log';
 import { seedDemoWorld } from './seed/demo';
 import { startBackground } from './background';
 import { isLoopbackHostname } from './http/origin';
+import { hashQueue } from './identity/hash-queue';
+import { dummyHash } from './identity/passwords';
 
 /**
  * Demo mode publishes a password and serves the mailbox (loopback only, but still): say so loudly
@@ -42,6 +44,8 @@ export async function startServer(config: Config, opts: { db?: Db; now?: () => n
   const applied = await migrate(db);
   if (applied.length) log.info({ applied }, 'migrations applied');
   const key = await loadSigningKey(db);
+  hashQueue.concurrency = config.HASH_CONCURRENCY;
+  void dummyHash(); // ready before the first sign-in of an unknown account needs it
   const now = opts.now ?? Date.now;
   const base = { config, db, key, log, now, tokens: { issuer: '', clientId: config.APP_CLIENT_ID, idTokenTtl: config.ID_TOKEN_TTL_SECONDS, refreshTokenTtl: 30 * 86_400, now } };
 

@@ -1,4 +1,5 @@
 /// <reference lib="webworker" />
+import '../src/contract/csp-safe-zod'; // first: before any schema parses (see the file)
 import * as Comlink from 'comlink';
 import { loadCore } from '../wasm-core/core';
 import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, SeriesTarget, ViewRequest } from './data-api';

@@ -5,7 +5,7 @@ import { publicOrigin } from '../http/origin';
 import { MANAGERS, type GatewayEnv } from '../http/auth';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
 import { claimSensorRequestSchema, signupRequestSchema } from '../../src/contract/user.schema';
-import { createSelfRequestSchema, currentUserQuerySchema, updateUserRequestSchema, userLookupQuerySchema } from '../../src/contract/account.schema';
+import { createSelfRequestSchema, currentUserQuerySchema, updateUserRequestSchema, userLookupQuerySchema, userLookupResponseSchema } from '../../src/contract/account.schema';
 import { checkEmail, checkName, normaliseEmail } from '../../src/domain/sign-up-rules';
 import { one } from '../db/db';
 import { findUserById, findUserByUsername, type UserRow } from '../identity/identity-users';
@@ -99,16 +99,18 @@ export function userRoutes(ctx: AppContext) {
     return c.json(toCurrentUser(await callerRow(ctx, c)));
   });
 
-  // the invite form looks up an existing account by email; only managers may ask
+  // the invite form looks up an existing account by email; only managers may ask, a few times a
+  // minute, and learn only whether it exists and its name (no id, no mobile)
+  const lookups = fixedWindowLimiter(ctx.config.USER_LOOKUPS_PER_MINUTE, 60_000, ctx.now);
   r.get('/users', async (c) => {
     const { email } = userLookupQuerySchema.parse(c.req.query());
     const manager = await one(ctx.db, 'SELECT 1 FROM memberships WHERE user_id = $1 AND role = ANY($2::smallint[]) LIMIT 1', [c.get('caller').id, [...MANAGERS]]);
     if (!manager) throw forbidden();
+    if (!lookups(c.get('caller').id)) throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many look-ups, please try again in a minute.');
     const checked = checkEmail(email);
     if (!checked.ok) throw badRequest(checked.error.code, checked.error.message);
     const user = await findUserByUsername(ctx.db, checked.value);
-    if (!user) throw notFound('USER_NOT_FOUND', 'User not found.');
-    return c.json({ user: { cognitoIdentityId: user.id, email: user.email, name: user.name, mobile: user.mobile } });
+    return c.json(userLookupResponseSchema.parse(user ? { found: true, name: user.name } : { found: false }));
   });
   return r;
 }

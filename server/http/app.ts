@@ -19,6 +19,7 @@ import { adminRoutes } from '../gateway/admin.routes';
 import { downlinkTaskRoutes } from '../gateway/downlink-tasks.routes';
 import { toolRoutes } from '../gateway/tools.routes';
 import { liveRoutes } from '../gateway/live.routes';
+import { pendingInvitationRoutes } from '../gateway/pending-invitations.routes';
 import { ingestRoutes } from '../ingest/ingest.routes';
 import { devRoutes } from './dev.routes';
 import { clientConfig } from './client-config';
@@ -27,16 +28,25 @@ import { adminClientErrorRoutes, publicClientErrorRoutes } from '../gateway/clie
 import { refuseUnstorable } from './input-guard';
 import { bodyLimits } from './body-limit';
 import { apiFallback } from './fallback';
+import { securityHeaders } from './security-headers';
 
 /** One port: the app, the gateway, identity, ingest and (via upgrade) MQTT over WebSocket. */
 export function createApp(ctx: AppContext) {
   const app = new Hono();
   app.onError(handleError);
+  // outermost: every answer, refusals of the guards below included, carries the security headers
+  app.use('*', securityHeaders(ctx.config));
   // first: no handler or guard reads more than the route's limit (64 KiB unless it names its own)
   app.use('*', bodyLimits());
   // bad input is a 400 at the boundary (issue 9); /identity does the same in Cognito's shape
   app.use('/api/*', refuseUnstorable());
   app.use('/dev/*', refuseUnstorable());
+  // where browsers report what the Content-Security-Policy blocked: logged, never trusted
+  app.post('/csp-report', async (c) => {
+    const text = (await c.req.text()).slice(0, 4000);
+    ctx.log.warn({ report: text }, 'CSP violation');
+    return c.json({ received: true }, 202);
+  });
 
   const api = new Hono<GatewayEnv>();
   api.get('/health', async (c) => {
@@ -64,6 +74,7 @@ export function createApp(ctx: AppContext) {
   api.route('/', downlinkTaskRoutes(ctx));
   api.route('/', toolRoutes(ctx));
   api.route('/', liveRoutes(ctx));
+  api.route('/', pendingInvitationRoutes(ctx));
   api.notFound((c) => c.json({ code: 'NOT_FOUND', message: `No route ${c.req.method} ${c.req.path}` }, 404));
 
   app.route('/api', api);

@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { passwordPolicyViolation } from '../../src/domain/password-policy';
 import { checkEmail, checkName } from '../../src/domain/sign-up-rules';
 import type { Queryable } from '../db/db';
 import { queueEmail } from './mail';
-import { CognitoError, errors } from './cognito-errors';
+import { errors } from './cognito-errors';
 import { attributeCodeSchema, confirmSignUpSchema, accessTokenSchema, resendConfirmationCodeSchema, signUpSchema, updateUserAttributesSchema, verifyUserAttributeSchema } from './cognito.schema';
 import { consumeCode, issueCode } from './codes';
 import { verificationEmail } from './emails';
@@ -52,10 +53,11 @@ export const confirmSignUp: Operation = async (op, body) => {
   const input = confirmSignUpSchema.parse(body);
   requireClient(op, input.ClientId);
   const user = await findUserByUsername(op.app.db, input.Username);
-  if (!user) throw errors.codeMismatch();
-  if (user.status !== 'UNCONFIRMED') throw new CognitoError('NotAuthorizedException', `User cannot be confirmed. Current status is ${user.status}`);
-  await consumeCode(op.app.db, user.id, 'verify_email', input.ConfirmationCode, op.now);
-  await op.app.db.query(`UPDATE users SET status = 'CONFIRMED', email_verified = true WHERE id = $1`, [user.id]);
+  // unknown, already confirmed or a wrong code: one answer, so the account's existence and status stay private
+  const waiting = user?.status === 'UNCONFIRMED' ? user : undefined;
+  await consumeCode(op.app.db, waiting?.id ?? randomUUID(), 'verify_email', input.ConfirmationCode, op.now, true);
+  if (!waiting) throw errors.codeMismatch();
+  await op.app.db.query(`UPDATE users SET status = 'CONFIRMED', email_verified = true WHERE id = $1`, [waiting.id]);
   return {};
 };
 

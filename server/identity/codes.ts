@@ -38,8 +38,18 @@ export async function issueCode(q: Queryable, userId: string, purpose: CodePurpo
 /**
  * Spends the user's current code if it matches; otherwise throws the Cognito error Amplify expects.
  * Run it outside the caller's transaction: a wrong try must count even when the caller rolls back.
+ * `uniform` (the unsigned confirmations, which an unknown address can call too) answers every
+ * failure, expired, spent or exhausted included, as a mismatch, as an unknown address gets.
  */
-export async function consumeCode(q: Queryable, userId: string, purpose: CodePurpose, code: string, now: number): Promise<void> {
+export async function consumeCode(q: Queryable, userId: string, purpose: CodePurpose, code: string, now: number, uniform = false): Promise<void> {
+  try {
+    await consume(q, userId, purpose, code, now);
+  } catch (err) {
+    throw uniform ? errors.codeMismatch() : err;
+  }
+}
+
+async function consume(q: Queryable, userId: string, purpose: CodePurpose, code: string, now: number): Promise<void> {
   const row = await one<{ id: string; code_hash: string; expires_at: number; attempts: number }>(
     q,
     `SELECT id, code_hash, expires_at, attempts FROM identity_codes

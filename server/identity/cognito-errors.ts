@@ -47,6 +47,7 @@ export const errors = {
   aliasExists: () => err('AliasExistsException', 'An account with the given email already exists.'),
   codeMismatch: () => err('CodeMismatchException', 'Invalid verification code provided, please try again.'),
   codeExpired: () => err('ExpiredCodeException', 'Invalid code provided, please request a code again.'),
+  tooManyRequests: () => err('TooManyRequestsException', 'Too many requests. Please try again later.'),
   attemptLimit: () => err('LimitExceededException', 'Attempt limit exceeded, please try after some time.'),
   invalidPassword: (message: string) => err('InvalidPasswordException', message),
   invalidParameter: (message: string) => err('InvalidParameterException', message),

@@ -50,6 +50,17 @@ export function invitationEmail(origin: string, p: { email: string; orgName: str
   return { kind: 'invitation', subject: `You're invited to ${p.orgName} on ${PRODUCT}`, text: lines.join('\n\n'), html: html([lines[0], lines[2], lines[3]], { href, label: 'Accept invitation' }) };
 }
 
+/** An existing user invited to another organisation: they accept or decline in the app. */
+export function pendingInvitationEmail(origin: string, p: { orgName: string; inviterName: string }): EmailPayload {
+  const href = `${origin}/`;
+  const lines = [
+    `${p.inviterName} has invited you to join ${p.orgName} on ${PRODUCT}.`,
+    `Sign in to accept or decline the invitation: ${href}`,
+    'You will not be added to the organisation unless you accept. The invitation expires in 90 days.',
+  ];
+  return { kind: 'invitation', subject: `You're invited to ${p.orgName} on ${PRODUCT}`, text: lines.join('\n\n'), html: html([lines[0]!, lines[2]!], { href, label: 'Sign in to answer' }) };
+}
+
 /** An existing user added to another organisation: no password to set, just a link. */
 export function addedToOrgEmail(origin: string, p: { orgName: string; orgSlug: string; inviterName: string }): EmailPayload {
   const href = `${origin}/org/${encodeURIComponent(p.orgSlug)}`;

@@ -1,7 +1,9 @@
 import { Hono, type Context } from 'hono';
 import { ZodError } from 'zod';
 import type { AppContext } from '../context';
-import { publicOrigin } from '../http/origin';
+import { clientAddress, publicOrigin } from '../http/origin';
+import { asClient, HashQueueFull } from './hash-queue';
+import { identityLimits } from './identity-limits';
 import { CognitoError, errors } from './cognito-errors';
 import { publicJwks } from './keys';
 import { findBadText } from '../http/input-guard';
@@ -55,6 +57,7 @@ export function identityRoutes(ctx: AppContext) {
   r.get('/.well-known/jwks.json', async (c) => c.json({ keys: await publicJwks(ctx.db) }));
   r.get('/:pool/.well-known/jwks.json', async (c) => c.json({ keys: await publicJwks(ctx.db) }));
 
+  const limit = identityLimits(ctx.config, ctx.now);
   const handle = async (c: Context) => {
     const target = c.req.header('x-amz-target') ?? '';
     const name = target.startsWith(TARGET_PREFIX) ? target.slice(TARGET_PREFIX.length) : target;
@@ -68,6 +71,13 @@ export function identityRoutes(ctx: AppContext) {
     } catch {
       return failure(c, errors.invalidParameter('The request body is not valid JSON.'));
     }
+    const address = clientAddress(c, ctx.config);
+    try {
+      limit(address, body);
+    } catch (err) {
+      ctx.log.info({ op: name, address }, 'identity rate limit');
+      return failure(c, err as CognitoError);
+    }
     // no user pool value (names, emails, codes, tokens) has a use for control characters; passwords
     // are never stored as typed, and the password policy answers for them in its own words
     const bad = findBadText(body, (s, key) => PASSWORD_KEYS.has(String(key)) || (storableText(s) && !CONTROL_CHARACTERS.test(s)));
@@ -79,7 +89,7 @@ export function identityRoutes(ctx: AppContext) {
       tokens: { ...ctx.tokens, now: ctx.now },
     };
     try {
-      const result = await operation(op, body);
+      const result = await asClient(address, () => operation(op, body));
       ctx.log.debug({ op: name }, 'identity operation');
       return answer(c, result, 200);
     } catch (err) {
@@ -87,6 +97,7 @@ export function identityRoutes(ctx: AppContext) {
         ctx.log.info({ op: name, error: err.type }, 'identity operation refused');
         return failure(c, err);
       }
+      if (err instanceof HashQueueFull) return failure(c, errors.tooManyRequests());
       if (err instanceof ZodError) {
         const first = err.issues[0];
         return failure(c, errors.invalidParameter(`${first?.path.join('.') || 'request'}: ${first?.message ?? 'invalid value'}`));

@@ -5,7 +5,7 @@ import type { AppContext } from '../context';
 import { one, type Queryable } from '../db/db';
 import { queueEmail } from './mail';
 import { HttpError, badRequest, notFound } from '../http/errors';
-import { addedToOrgEmail, invitationEmail } from './emails';
+import { invitationEmail, pendingInvitationEmail } from './emails';
 import { findUserById, findUserByUsername, insertUser, isUniqueViolation } from './identity-users';
 import { RESEND_INTERVAL_MS } from './invitations';
 import { hashPassword } from './passwords';
@@ -40,10 +40,12 @@ async function context(q: Queryable, orgId: string, inviterId: string) {
   return { org, inviterName: inviter?.name || inviter?.email || 'Your organisation admin' };
 }
 
-/** An existing account joins at once; the answer and email say so. */
-async function addExisting(q: Queryable, origin: string, org: OrgRow, inviterName: string, userId: string, email: string, role: number, now: number) {
-  await q.query('INSERT INTO memberships (org_id, user_id, role, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [org.id, userId, role, now]);
-  await queueEmail(q, email, addedToOrgEmail(origin, { orgName: org.name, orgSlug: org.slug, inviterName }));
+/**
+ * An existing account is never added without its consent (issue 9): its invitation stays pending
+ * and the email asks it to accept or decline in the app (GET /invitations, POST .../accept).
+ */
+async function askExisting(q: Queryable, origin: string, org: OrgRow, inviterName: string, email: string) {
+  await queueEmail(q, email, pendingInvitationEmail(origin, { orgName: org.name, inviterName }));
 }
 
 /**
@@ -69,22 +71,22 @@ export async function inviteMember(ctx: AppContext, orgId: string, inviterId: st
       if (user && (await one(q, 'SELECT 1 FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, user.id]))) throw alreadyMember();
       if (await one(q, 'SELECT 1 FROM invitations WHERE org_id = $1 AND email = $2 AND accepted_at IS NULL AND canceled_at IS NULL', [orgId, email.value])) throw alreadyInvited();
       const inviteId = randomUUID();
-      const joinsNow = !!user && user.status !== 'FORCE_CHANGE_PASSWORD';
+      const existing = !!user && user.status !== 'FORCE_CHANGE_PASSWORD';
       let userId = user?.id;
       if (!userId) {
         userId = await insertUser(q, { email: email.value, name: name.value, mobile, passwordHash: tempHash, status: 'FORCE_CHANGE_PASSWORD', emailVerified: false, profileCreated: true }, now);
-      } else if (!joinsNow) {
+      } else if (!existing) {
         // still waiting for a first password: a fresh temporary one goes out with this invitation
         await q.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, tempHash]);
       }
       await q.query(
         `INSERT INTO invitations (id, org_id, email, name, role, mobile, user_id, invited_by, last_invite_at, accepted_at, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $9)`,
-        [inviteId, orgId, email.value, name.value, body.role, mobile, userId, inviterId, now, joinsNow ? now : null],
+        [inviteId, orgId, email.value, name.value, body.role, mobile, userId, inviterId, now, null],
       );
-      if (joinsNow) await addExisting(q, origin, org, inviterName, userId, email.value, body.role, now);
+      if (existing) await askExisting(q, origin, org, inviterName, email.value);
       else await queueEmail(q, email.value, invitationEmail(origin, { email: email.value, orgName: org.name, inviterName, temporaryPassword: temp }));
-      return { email: email.value, status: joinsNow ? 'Active' : 'Invited', inviteId, lastInviteAt: now };
+      return { email: email.value, status: 'Invited', inviteId, lastInviteAt: now };
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyInvited(); // a concurrent invite of the same email
@@ -111,10 +113,10 @@ export async function resendInvitation(ctx: AppContext, orgId: string, inviterId
       throw new HttpError(429, 'TOO_MANY_REQUESTS', 'TOO_MANY_REQUESTS: an invitation can be sent at most once every 10 minutes.');
     const user = inv.user_id ? await findUserById(q, inv.user_id, true) : undefined;
     if (user && user.status !== 'FORCE_CHANGE_PASSWORD') {
-      // they set a password meanwhile (another organisation's invitation): join now
-      await addExisting(q, origin, org, inviterName, user.id, email.value, inv.role, now);
-      await q.query('UPDATE invitations SET last_invite_at = $2, accepted_at = $2 WHERE id = $1', [inv.id, now]);
-      return { email: email.value, status: 'Active' as const, inviteId: inv.id, lastInviteAt: now };
+      // an account with a password (maybe set meanwhile): ask again, it answers in the app
+      await askExisting(q, origin, org, inviterName, email.value);
+      await q.query('UPDATE invitations SET last_invite_at = $2 WHERE id = $1', [inv.id, now]);
+      return { email: email.value, status: 'Invited' as const, inviteId: inv.id, lastInviteAt: now };
     }
     if (!user) throw notFound('INVITATION_NOT_FOUND', 'There is no open invitation for this email.');
     await q.query('UPDATE users SET password_hash = $2 WHERE id = $1', [user.id, tempHash]);

@@ -43,8 +43,9 @@ export const confirmForgotPassword: Operation = async (op, body) => {
   requireClient(op, input.ClientId);
   assertPolicy(input.Password);
   const user = await findUserByUsername(op.app.db, input.Username);
+  // an unknown address: the same look-up a real one makes, then the same answer as a wrong code
+  await consumeCode(op.app.db, user?.id ?? randomUUID(), 'reset_password', input.ConfirmationCode, op.now, true);
   if (!user) throw errors.codeMismatch();
-  await consumeCode(op.app.db, user.id, 'reset_password', input.ConfirmationCode, op.now);
   const hash = await hashPassword(input.Password);
   await op.app.db.tx(async (q) => {
     const u = await findUserById(q, user.id, true);

@@ -1,7 +1,15 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { hashQueue } from './hash-queue';
 
+/** How many scrypt runs this process has done: tests compare the work of two answers by it. */
+export const hashWork = { runs: 0 };
+
+// every run waits its turn in the fair queue (hash-queue.ts), so a flood cannot starve others
 const scrypt = (pw: string, salt: Buffer, len: number, opts: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) => scryptCb(pw, salt, len, opts, (err, key) => (err ? reject(err) : resolve(key))));
+  hashQueue.run(() => {
+    hashWork.runs += 1;
+    return new Promise<Buffer>((resolve, reject) => scryptCb(pw, salt, len, opts, (err, key) => (err ? reject(err) : resolve(key))));
+  });
 
 // OWASP Password Storage Cheat Sheet: scrypt with N=2^17, r=8, p=1 (memory-hard, ~128 MiB).
 const PARAMS = { N: 2 ** 17, r: 8, p: 1 };

@@ -4,6 +4,7 @@ import { errors } from './cognito-errors';
 import { initiateAuthSchema, refreshSchema, respondToAuthChallengeSchema, revokeTokenSchema, accessTokenSchema } from './cognito.schema';
 import { findUserById, findUserByUsername, tokenUser, type UserRow } from './identity-users';
 import { isLocked, recordFailure, recordSuccess } from './lockout';
+import { recordUnknownFailure, unknownIsLocked } from './unknown-lockout';
 import { readChallengeSession, signChallengeSession } from './challenge-session';
 import { acceptInvitations, temporaryPasswordUsable } from './invitations';
 import { issueTokens, revokeSignIns, TokenError, verifyToken } from './tokens';
@@ -19,8 +20,10 @@ async function authenticated(op: OpContext, user: UserRow) {
 }
 
 /**
- * USER_PASSWORD_AUTH. An unknown user costs the same scrypt run and gets the same answer as a
- * wrong password, so neither the answer nor its timing tells whether an account exists.
+ * USER_PASSWORD_AUTH. Every answer costs one scrypt run, and an unknown username is counted and
+ * locked out like a real account (unknown-lockout.ts), so neither the answer ('Incorrect
+ * username or password.' or 'Password attempts exceeded') nor its timing tells whether an
+ * account exists.
  */
 async function passwordAuth(op: OpContext, params: Record<string, string>) {
   const username = params.USERNAME;
@@ -30,10 +33,17 @@ async function passwordAuth(op: OpContext, params: Record<string, string>) {
   const { db } = op.app;
   const user = await findUserByUsername(db, username);
   if (!user) {
+    const locked = await unknownIsLocked(db, username, op.now);
     await verifyPassword(password, await dummyHash());
+    if (locked) throw errors.lockedOut();
+    await recordUnknownFailure(db, username, op.now);
     throw errors.badCredentials();
   }
-  if (isLocked(user, op.now)) throw errors.lockedOut();
+  if (isLocked(user, op.now)) {
+    // the same work as any other answer: a locked account must not answer faster
+    await verifyPassword(password, await dummyHash());
+    throw errors.lockedOut();
+  }
   if (!(await verifyPassword(password, user.password_hash))) {
     await recordFailure(db, user.id, op.now);
     throw errors.badCredentials();

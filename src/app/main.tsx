@@ -1,3 +1,4 @@
+import '../contract/csp-safe-zod'; // jitless Zod (also set by /zod-jitless.js before any chunk runs)
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createActor } from 'xstate';

@@ -7,6 +7,7 @@ import { useConfig } from './config-context';
 import { AppFrame } from './frame/app-frame';
 import { useOrgs } from './organisations';
 import { MeterReaderPage } from './pages/status-pages';
+import { PendingInvitationsPrompt } from './pending-invitations';
 import { defaultOrganisation, defaultSection, forgetOrganisation, isMeterReader, isSection, orgPath, rememberOrganisation, resolveOrgSlug, type OrgSection } from './sections';
 
 /**
@@ -61,6 +62,7 @@ export function OrgLayout() {
       <AppFrame>
         <Outlet />
       </AppFrame>
+      <PendingInvitationsPrompt onJoined={refresh} />
     </SessionContext.Provider>
   );
 }

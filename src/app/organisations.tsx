@@ -13,6 +13,7 @@ import { supportHref } from './links';
 import { NoOrganisationsPage } from './pages/status-pages';
 import { StatusScreen } from './pages/status-screen';
 import { defaultOrganisation, orgPath, defaultSection } from './sections';
+import { PendingInvitationsPrompt } from './pending-invitations';
 
 interface Orgs {
   organisations: Organisation[];
@@ -59,7 +60,14 @@ export function OrgsGate() {
       </StatusScreen>
     );
   }
-  if (load.organisations.length === 0) return <NoOrganisationsPage onSignOut={() => auth.send({ type: 'LOGOUT' })} supportLink={supportHref(config)} />;
+  if (load.organisations.length === 0)
+    return (
+      <>
+        <NoOrganisationsPage onSignOut={() => auth.send({ type: 'LOGOUT' })} supportLink={supportHref(config)} />
+        {/* an account with no organisation yet may have been invited to one */}
+        <PendingInvitationsPrompt onJoined={refresh} />
+      </>
+    );
   return (
     <OrgsContext.Provider value={{ organisations: load.organisations, refresh }}>
       <Outlet />

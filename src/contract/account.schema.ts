@@ -39,8 +39,9 @@ export const updateUserRequestSchema = z.union([
 ]);
 export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;
 
-/** GET /users?email= (the invite form's look-up; managers only). */
+/**
+ * GET /users?email= (the invite form's look-up; managers only, rate-limited per caller): only
+ * whether an account has the address and its name, never its id or mobile.
+ */
 export const userLookupQuerySchema = z.object({ email: safeText.min(1).max(320) });
-export const userLookupResponseSchema = z.object({
-  user: z.object({ cognitoIdentityId: z.string(), email: z.string(), name: z.string(), mobile: z.string().nullable() }),
-});
+export const userLookupResponseSchema = z.object({ found: z.boolean(), name: z.string().optional() });

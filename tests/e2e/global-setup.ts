@@ -52,5 +52,8 @@ export default async function setup(project: TestProject) {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     rmSync(dataDir, { recursive: true, force: true });
+    // the browser reported a Content-Security-Policy violation (a worker's, or one a test missed)
+    const reports = output.split('\n').filter((line) => line.includes('"msg":"CSP violation"'));
+    if (reports.length) throw new Error(`Content-Security-Policy violations reported to the server:\n${reports.join('\n')}`);
   };
 }

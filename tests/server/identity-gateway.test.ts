@@ -123,11 +123,11 @@ describe.each(testDrivers)('profile, organisations and invitations on %s (organi
       expect((await invite({ email: 'invitee@test.local', name: 'Ivy', role: 1 })).body).toEqual({ code: 'ALREADY_A_MEMBER', message: 'This user is already a member of your organisation.' });
     });
 
-    it('adds an existing account at once; refuses a second open invitation, bad fields, and non-managers', async () => {
+    it('invites an existing account pending its consent (issue 9); refuses a second open invitation, bad fields, and non-managers', async () => {
       const existing = await makeUser(s.ctx.db, { email: 'existing@test.local' });
-      expect((await invite({ email: 'existing@test.local', name: 'Ex', role: 1 })).body).toMatchObject({ status: 'Active' });
-      expect(await s.ctx.db.query('SELECT role FROM memberships WHERE org_id = $1 AND user_id = $2', [org.id, existing.id])).toEqual([{ role: 1 }]);
-      expect((await lastMail('existing@test.local')).text).toContain('has added you to Invite Org');
+      expect((await invite({ email: 'existing@test.local', name: 'Ex', role: 1 })).body).toMatchObject({ status: 'Invited' });
+      expect(await s.ctx.db.query('SELECT role FROM memberships WHERE org_id = $1 AND user_id = $2', [org.id, existing.id])).toEqual([]);
+      expect((await lastMail('existing@test.local')).text).toContain('has invited you to join Invite Org');
       await invite({ email: 'twice@test.local', name: 'Twice', role: 1 });
       expect((await invite({ email: 'twice@test.local', name: 'Twice', role: 1 })).body.code).toBe('ALREADY_INVITED');
       expect((await invite({ email: 'reader@test.local', name: 'R', role: 4 })).body.code).toBe('INVALID_ROLE'); // no meterReading feature

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { DEMO_PASSWORD, launchBrowser, signIn } from './browser';
+
+const baseUrl = inject('baseUrl');
+
+async function cognito(op: string, body: object) {
+  const res = await fetch(`${baseUrl}/identity`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${op}` },
+    body: JSON.stringify({ ClientId: 'tidewatch-web', ...body }),
+  });
+  return (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+describe('an existing account accepts an invitation in the app (issue 9)', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser?.close());
+
+  it('is asked after sign-in, and joins only when it accepts', async () => {
+    // an existing account of its own, with no organisation yet
+    const email = `existing.${Date.now()}@example.com`;
+    const password = 'Existing-pass-2026!';
+    await cognito('SignUp', { Username: email, Password: password });
+    const { messages } = (await (await fetch(`${baseUrl}/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { text?: string }[] };
+    const code = messages[0]?.text?.match(/\b(\d{6})\b/)?.[1];
+    expect(code).toBeTruthy();
+    await cognito('ConfirmSignUp', { Username: email, ConfirmationCode: code });
+
+    // the owner of Riverbend Water invites it
+    const owner = await cognito('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: 'owner@demo.test', PASSWORD: DEMO_PASSWORD } });
+    const token = owner.AuthenticationResult.IdToken as string;
+    const { organisations } = (await (await fetch(`${baseUrl}/api/organisations`, { headers: { authorization: token } })).json()) as { organisations: { id: string; slug: string }[] };
+    const riverbend = organisations.find((o) => o.slug === 'riverbend-water')!;
+    const invited = await fetch(`${baseUrl}/api/organisations/${riverbend.id}/invite`, {
+      method: 'POST',
+      headers: { authorization: token, 'content-type': 'application/json' },
+      body: JSON.stringify({ email, name: 'Existing Person', role: 1 }),
+    });
+    expect(((await invited.json()) as { status: string }).status).toBe('Invited');
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await signIn(page, baseUrl, email, password);
+    const dialog = page.getByRole('dialog', { name: 'You have been invited' });
+    await dialog.waitFor({ timeout: 30_000 });
+    expect(await dialog.textContent()).toContain('to join Riverbend Water as member');
+    await dialog.getByRole('button', { name: 'Accept' }).click();
+    await page.waitForURL((u) => u.pathname.startsWith('/org/riverbend-water'), { timeout: 30_000 });
+    await page.getByText('You joined Riverbend Water.').waitFor();
+    await page.close();
+  });
+});
