@@ -37,8 +37,8 @@ describe('signing in and the organisation frame (issue 3)', () => {
   });
 
   it.each([
-    ['admin@demo.test', 'riverbend-water', 'sensors', ['Sensors', 'Notifications']],
-    ['member@demo.test', 'riverbend-water', 'sensors', ['Sensors', 'Notifications']],
+    ['admin@demo.test', 'riverbend-water', 'sensors', ['Sensors', 'Map', 'Notifications']],
+    ['member@demo.test', 'riverbend-water', 'sensors', ['Sensors', 'Map', 'Notifications']],
   ])('%s lands in %s on its default section with that organisation’s navigation', async (email, slug, section, nav) => {
     const page = await freshPage();
     await signIn(page, baseUrl, email);
