@@ -3,6 +3,7 @@ import { topics } from '../broker/publisher';
 import type { SensorRow } from '../ingest/uplink';
 import { openNotification } from '../alarms/notifications';
 import type { LiveNotificationMessage } from '../../src/contract/live.schema';
+import { periodicJob, type PeriodicJob } from './periodic';
 
 /** A sensor is offline once it has missed its schedule by this many transmission intervals. */
 export const OFFLINE_AFTER_INTERVALS = 2.5;
@@ -14,11 +15,8 @@ const DEFAULT_TRANSMISSION_MIN = 30;
  * (see the alarm engine). Sensors with the scheduler off are never offline: they do not transmit
  * on a schedule. Safe to run in several processes: each sensor is re-checked under its row lock.
  */
-export function createOfflineScheduler(ctx: AppContext, opts: { now?: () => number; intervalMs?: number } = {}) {
+export function createOfflineScheduler(ctx: AppContext, opts: { now?: () => number; intervalMs?: number } = {}): PeriodicJob {
   const now = opts.now ?? ctx.now;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
-  let stopped = false;
 
   const overdue = `org_id IS NOT NULL AND latest_data ? 'lastSeen'
     AND COALESCE((config->>'schedulerEnabled')::boolean, true)
@@ -43,36 +41,12 @@ export function createOfflineScheduler(ctx: AppContext, opts: { now?: () => numb
   }
 
   /** One pass over all sensors; resolves with how many went offline. */
-  async function runOnce(): Promise<number> {
-    if (running) return running;
-    running = (async () => {
-      const t = now();
-      const rows = await ctx.db.query<{ id: string }>(`SELECT id FROM sensors WHERE ${overdue}`, [t]);
-      let n = 0;
-      for (const r of rows) if (await markOffline(r.id, t)) n++;
-      return n;
-    })().finally(() => (running = undefined));
-    return running;
+  async function pass(): Promise<number> {
+    const t = now();
+    const rows = await ctx.db.query<{ id: string }>(`SELECT id FROM sensors WHERE ${overdue}`, [t]);
+    let n = 0;
+    for (const r of rows) if (await markOffline(r.id, t)) n++;
+    return n;
   }
-
-  return {
-    runOnce,
-    start() {
-      stopped = false;
-      const tick = () =>
-        runOnce()
-          .catch((err) => ctx.log.error({ err }, 'offline check failed'))
-          .finally(() => {
-            if (!stopped) timer = setTimeout(tick, opts.intervalMs ?? 60_000);
-          });
-      timer = setTimeout(tick, 5_000);
-      return this;
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      timer = undefined;
-      await running?.catch(() => {});
-    },
-  };
+  return periodicJob(ctx, 'offline check', pass, opts.intervalMs);
 }
