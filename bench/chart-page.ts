@@ -10,7 +10,7 @@ import { planChunks } from '../workers/chunk-plan';
  * Picks [first, last] in the chart's date picker, which opens at the month of `opensAt` (the
  * current range's end); returns performance.now() in the page at the click that completes the choice.
  */
-export async function pickRange(page: Page, first: DateTime, last: DateTime, opensAt: DateTime): Promise<number> {
+export async function pickRange(page: Page, first: DateTime, last: DateTime, opensAt: DateTime, beforeLastClick?: () => Promise<void>): Promise<number> {
   await page.getByRole('button', { name: 'Date range' }).click();
   const previous = page.locator('button[data-direction="previous"]').first();
   const monthsBack = Math.round(opensAt.startOf('month').diff(first.startOf('month'), 'months').months);
@@ -19,12 +19,15 @@ export async function pickRange(page: Page, first: DateTime, last: DateTime, ope
   const next = page.locator('button[data-direction="next"]').first();
   const end = page.getByRole('button', { name: last.toFormat('d MMMM yyyy'), exact: true });
   for (let i = 0; i < 120 && !(await end.isVisible()); i++) await next.click();
-  // the clock starts at the click that completes the choice
-  return end.evaluate((b) => {
-    const t = performance.now();
-    (b as HTMLButtonElement).click();
-    return t;
-  });
+  await beforeLastClick?.();
+  // the clock starts at the click that completes the choice: a real click (input events), so that
+  // its own task is a task of the page's and the long-task observer sees it (a click dispatched
+  // inside page.evaluate runs within the DevTools protocol's evaluation, which it does not report)
+  await end.evaluate((b) =>
+    b.addEventListener('click', () => ((window as unknown as { pickedAt: number }).pickedAt = performance.now()), { capture: true, once: true }),
+  );
+  await end.click();
+  return page.evaluate(() => (window as unknown as { pickedAt: number }).pickedAt);
 }
 
 /**
@@ -39,10 +42,19 @@ export async function observeLongTasks(page: Page): Promise<void> {
     new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push({ start: e.startTime, duration: e.duration }))).observe({ type: 'longtask' });
   });
   for (const busy of [80, 200, 400]) {
-    await page.evaluate((ms) => {
-      const until = performance.now() + ms;
-      while (performance.now() < until);
-    }, busy);
+    // the busy loop runs as a task of the page's own (a timer), not inside the DevTools protocol's
+    // evaluation, which Chromium does not always report as a task
+    await page.evaluate(
+      (ms) =>
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            const until = performance.now() + ms;
+            while (performance.now() < until);
+            resolve();
+          }, 0),
+        ),
+      busy,
+    );
     const seen = await page
       .waitForFunction(() => (window as unknown as { longTasks?: unknown[] }).longTasks?.length, null, { timeout: 10_000 })
       .then(() => true)
@@ -52,7 +64,7 @@ export async function observeLongTasks(page: Page): Promise<void> {
   throw new Error(`the longtask observer saw none of three long tasks at ${page.url()}: it cannot measure this browser`);
 }
 
-/** Waits until the chart is ready and drawn from xMin; returns ms from t0 to the draw and the long tasks meanwhile. */
+/** Waits until the chart is ready and drawn from xMin; returns ms from t0 to the draw and the long tasks meanwhile (the task holding t0, the click's, included). */
 export async function drawnSince(page: Page, t0: number, xMin: number): Promise<{ ms: number; points: number; long: number[] }> {
   await page.waitForFunction(
     (s) => {
@@ -66,7 +78,7 @@ export async function drawnSince(page: Page, t0: number, xMin: number): Promise<
     const w = window as unknown as { longTasks: { start: number; duration: number }[] };
     const el = document.querySelector('[data-testid=chart-plot]') as HTMLElement;
     const drawnAt = Number(el.dataset.drawn);
-    return { ms: drawnAt - t, points: Number(el.dataset.points), long: w.longTasks.filter((x) => x.start >= t && x.start <= drawnAt).map((x) => x.duration) };
+    return { ms: drawnAt - t, points: Number(el.dataset.points), long: w.longTasks.filter((x) => x.start + x.duration >= t && x.start <= drawnAt).map((x) => x.duration) };
   }, t0);
 }
 
@@ -117,4 +129,82 @@ export async function fetchSpan(page: Page, t0: number): Promise<string> {
     return `${r.list.length} requests, first sent at +${abs(first).toFixed(0)} ms, last answered at +${abs(last).toFixed(0)} ms, median wait ${waits[waits.length >> 1].toFixed(0)} ms`;
   }
   return 'no resource timing';
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string; data?: { url?: string; functionName?: string; type?: string; lineNumber?: number } };
+}
+
+/**
+ * Where the long tasks come from (BENCH_TRACE=1): Chromium's own trace of the page's main thread
+ * from `during`'s start() to its end, and for every task over `overMs` the events inside it that took longest
+ * (function calls with their source, layout, style, paint, garbage collection...). Printed to stderr.
+ */
+export async function traceLongTasks(page: Page, label: string, during: (start: () => Promise<void>) => Promise<void>, overMs = 30): Promise<void> {
+  const browser = page.context().browser()!;
+  await during(() => browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink', 'loading'] }));
+  const buf = await browser.stopTracing();
+  const events = (JSON.parse(buf.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && events.some((x) => x.pid === e.pid && x.name === 'RunTask' && (x.dur ?? 0) > 1000));
+  if (!main) return void process.stderr.write(`  trace ${label}: no renderer main thread found\n`);
+  const own = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined);
+  const tasks = own.filter((e) => e.name === 'RunTask' && e.dur! > overMs * 1000);
+  process.stderr.write(`  trace ${label}: ${tasks.length} main-thread tasks over ${overMs} ms\n`);
+  for (const t of tasks) {
+    const inside = own
+      .filter((e) => e !== t && e.name !== 'RunTask' && e.ts >= t.ts && e.ts + e.dur! <= t.ts + t.dur! && e.dur! > 2000)
+      .sort((a, b) => b.dur! - a.dur!)
+      .slice(0, 12)
+      .map((e) => {
+        const d = e.args?.data;
+        const where = d?.url ? ` ${d.functionName ?? ''}@${d.url.replace(/^.*\//, '')}:${d.lineNumber ?? ''}` : d?.type ? ` ${d.type}` : '';
+        return `${e.name}${where} ${(e.dur! / 1000).toFixed(1)}`;
+      });
+    process.stderr.write(`    task ${(t.dur! / 1000).toFixed(1)} ms: ${inside.join('; ')}\n`);
+  }
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  children?: number[];
+}
+
+/**
+ * BENCH_TRACE=profile: V8's sampling profile of the page's main thread from `during`'s start() to its end, self
+ * time summed by source function (through the build's source maps in `dist/assets`), top 25 to stderr.
+ */
+export async function profileMainThread(page: Page, label: string, during: (start: () => Promise<void>) => Promise<void>): Promise<void> {
+  const { readFileSync, existsSync } = await import('node:fs');
+  const { SourceMapConsumer } = await import('source-map-js');
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await during(async () => void (await cdp.send('Profiler.start')));
+  const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] } };
+  await cdp.detach();
+  const maps = new Map<string, InstanceType<typeof SourceMapConsumer> | null>();
+  const where = (f: ProfileNode['callFrame']) => {
+    const file = f.url.replace(/^.*\/assets\//, 'dist/assets/');
+    if (!maps.has(file)) maps.set(file, file.startsWith('dist/assets/') && existsSync(`${file}.map`) ? new SourceMapConsumer(JSON.parse(readFileSync(`${file}.map`, 'utf8'))) : null);
+    const m = maps.get(file);
+    const o = m?.originalPositionFor({ line: f.lineNumber + 1, column: f.columnNumber });
+    return o?.source ? `${o.name ?? f.functionName} ${o.source.replace(/^.*node_modules\//, '').replace(/^(\.\.\/)+/, '')}:${o.line}` : `${f.functionName || '(anon)'} ${f.url.replace(/^.*\//, '')}`;
+  };
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  for (let i = 0; i < profile.samples.length; i++) {
+    const n = byId.get(profile.samples[i])!;
+    const key = n.callFrame.url ? where(n.callFrame) : n.callFrame.functionName || '(native)';
+    self.set(key, (self.get(key) ?? 0) + profile.timeDeltas[i] / 1000);
+  }
+  const top = [...self].filter(([k]) => k !== '(idle)' && k !== '(program)').sort((a, b) => b[1] - a[1]).slice(0, 25);
+  const busy = [...self].filter(([k]) => k !== '(idle)').reduce((a, [, v]) => a + v, 0);
+  process.stderr.write(`  profile ${label}: ${busy.toFixed(0)} ms not idle on the main thread; self time by function:\n${top.map(([k, v]) => `    ${v.toFixed(1)} ms ${k}`).join('\n')}\n`);
 }

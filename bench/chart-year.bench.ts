@@ -16,17 +16,21 @@ import { issueTokens } from '../server/identity/tokens';
 import { loadCore } from '../wasm-core/core';
 import { DataWorker } from '../workers/data-worker';
 import { median, type BenchRow } from './bench-kit';
-import { drawnSince, endpointQueries, fetchSpan, observeLongTasks, pickRange, workerStats } from './chart-page';
+import { drawnSince, endpointQueries, fetchSpan, observeLongTasks, pickRange, profileMainThread, traceLongTasks, workerStats } from './chart-page';
 
 const SERIAL = '1A2B3C4D';
 const FIVE_SERIAL = '5EA50001';
 const ZONE = 'Pacific/Auckland';
 const RUNS = Math.max(Number(process.env.BENCH_YEAR_RUNS ?? 15), 3); // each run is a fresh page (an empty worker store)
 const FIVE_RUNS = Math.max(Number(process.env.BENCH_FIVE_RUNS ?? 3), 0); // 0 skips the five years
+const TRACE = process.env.BENCH_TRACE; // '1': Chromium's trace of the long tasks; 'profile': V8's profile of the main thread (stderr)
 const MB = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 
 async function openSensor(browser: Browser, url: string, serial: string, needObserver = true): Promise<{ page: Page; observed: boolean }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+  // tsx compiles with esbuild's keepNames, which wraps named functions inside page.evaluate
+  // callbacks (tests/e2e/browser.ts's settle) in __name(): give the pages an identity __name
+  await context.addInitScript({ content: 'globalThis.__name ??= (f) => f;' });
   const page = await context.newPage();
   await signIn(page, url, 'owner@demo.test');
   await page.goto(`${url}/org/riverbend-water/sensors/${serial}`);
@@ -111,14 +115,28 @@ export async function run(): Promise<BenchRow[]> {
       rows = f.rows;
       nodeTimes.push(await nodeLoad());
       const { page } = await openSensor(browser, server.url, SERIAL);
-      const t0 = await pickRange(page, firstDay, today, today);
-      const year = await drawnSince(page, t0, start);
+      let t0 = 0;
+      let year: Awaited<ReturnType<typeof drawnSince>> = { ms: NaN, points: 0, long: [] };
+      const pickYear = async (beforeLastClick?: () => Promise<void>) => {
+        t0 = await pickRange(page, firstDay, today, today, beforeLastClick);
+        year = await drawnSince(page, t0, start);
+      };
+      if (TRACE === 'profile') await profileMainThread(page, `year run ${i + 1}`, pickYear);
+      else if (TRACE) await traceLongTasks(page, `year run ${i + 1}`, pickYear);
+      else await pickYear();
       chartTimes.push(year.ms);
       longTasks.push(...year.long);
       const span = await fetchSpan(page, t0);
       const fetches = countFetches(page);
-      const t1 = await pickRange(page, heldFirst, heldLast, today);
-      const held = await drawnSince(page, t1, heldFirst.toMillis());
+      let t1 = 0;
+      let held: Awaited<ReturnType<typeof drawnSince>> = { ms: NaN, points: 0, long: [] };
+      const pickHeld = async (beforeLastClick?: () => Promise<void>) => {
+        t1 = await pickRange(page, heldFirst, heldLast, today, beforeLastClick);
+        held = await drawnSince(page, t1, heldFirst.toMillis());
+      };
+      if (TRACE === 'profile') await profileMainThread(page, `held run ${i + 1}`, pickHeld);
+      else if (TRACE) await traceLongTasks(page, `held run ${i + 1}`, pickHeld, 10);
+      else await pickHeld();
       heldFetches += fetches();
       heldTimes.push(held.ms);
       longTasks.push(...held.long);

@@ -6,9 +6,15 @@
 // SENSOR_ERROR) and the next good one closes it; a downlink handed out in an ack is reported
 // applied by the sensor's next uplink. Every answer must be 200: anything else is counted.
 import { Agent, request } from 'node:http';
+import mqtt, { type MqttClient } from 'mqtt';
 
 export interface LoadJob {
   port: number;
+  /**
+   * Several server processes (issue 17): sensor s sends to ports[s % ports.length], as a load
+   * balancer with per-device affinity would; without it, everything goes to `port`.
+   */
+  ports?: number[];
   sensors: { serial: string; key: string }[];
   rate: number;
   seconds: number;
@@ -17,6 +23,11 @@ export interface LoadJob {
   dataStart: number;
   /** How many uplinks each sensor has sent in earlier runs, so its sequence (and alarm mix) goes on. */
   seq: number[];
+  /**
+   * Send over an external broker instead of HTTP: QoS 1 to devices/{serial}/uplink, answered by the
+   * server's ack on devices/{serial}/ack (published after the commit).
+   */
+  mqttUrl?: string;
 }
 
 export interface LoadResult {
@@ -49,6 +60,17 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 1000 });
   const r: LoadResult = { sent: 0, counted: 0, latencies: [], completedInWindow: 0, windowMs: job.seconds * 1000, errors: [], stored: 0, duplicates: 0, raises: 0, clears: 0, errorUplinks: 0, downlinks: [], applied: 0, unanswered: 0, seq: [...job.seq] };
   const pendingApplied = new Map<number, string[]>();
+  // MQTT: a few device-side connections publish, one takes every ack; a sensor has at most one
+  // uplink in flight (below), so its next ack is that uplink's
+  const publishers: MqttClient[] = [];
+  let acker: MqttClient | null = null;
+  const onAck = new Map<string, (text: string) => void>();
+  if (job.mqttUrl) {
+    for (let c = 0; c < 8; c++) publishers.push(await mqtt.connectAsync(job.mqttUrl, { clientId: `bench-dev-${process.pid}-${c}`, reconnectPeriod: 0, clean: true }));
+    acker = await mqtt.connectAsync(job.mqttUrl, { clientId: `bench-acks-${process.pid}`, reconnectPeriod: 0, clean: true });
+    acker.on('message', (topic, payload) => onAck.get(topic.split('/')[1])?.(payload.toString()));
+    await acker.subscribeAsync('devices/+/ack', { qos: 0 });
+  }
   const n = job.sensors.length;
   const total = Math.round(job.rate * (job.warmupSeconds + job.seconds));
   const warm = Math.round(job.rate * job.warmupSeconds);
@@ -95,33 +117,50 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
       r.errors.push(why);
       settled(s);
     };
+    const answered = (text: string) => {
+      const end = performance.now();
+      const ms = end - due;
+      if (end >= t0 + job.warmupSeconds * 1000 && end < t0 + (job.warmupSeconds + job.seconds) * 1000) r.completedInWindow++;
+      const ack = JSON.parse(text) as { stored: number; duplicates: number; downlinks: { id: string }[] };
+      if (i >= warm) {
+        r.counted++;
+        r.latencies.push(ms);
+      }
+      r.stored += ack.stored;
+      r.duplicates += ack.duplicates;
+      r.applied += applied.length;
+      if (phase === 10) r.raises++;
+      if (phase === 11) r.clears++;
+      if (phase === 25) r.errorUplinks++;
+      for (const d of ack.downlinks) {
+        r.downlinks.push(d.id);
+        pendingApplied.set(s, [...(pendingApplied.get(s) ?? []), d.id]);
+      }
+      settled(s);
+    };
+    if (job.mqttUrl) {
+      const serial = job.sensors[s].serial;
+      onAck.set(serial, (text) => {
+        onAck.delete(serial);
+        answered(text);
+      });
+      publishers[s % publishers.length].publish(`devices/${serial}/uplink`, payload, { qos: 1 }, (err) => {
+        if (err) {
+          onAck.delete(serial);
+          fail(`MQTT publish: ${err.message}`);
+        }
+      });
+      return;
+    }
     const req = request(
-      { host: '127.0.0.1', port: job.port, path: '/ingest/uplink', method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-device-key': job.sensors[s].key, 'content-length': Buffer.byteLength(payload) } },
+      { host: '127.0.0.1', port: job.ports?.length ? job.ports[s % job.ports.length] : job.port, path: '/ingest/uplink', method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-device-key': job.sensors[s].key, 'content-length': Buffer.byteLength(payload) } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString();
           if (res.statusCode !== 200) return fail(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
-          const end = performance.now();
-          const ms = end - due;
-          if (end >= t0 + job.warmupSeconds * 1000 && end < t0 + (job.warmupSeconds + job.seconds) * 1000) r.completedInWindow++;
-          const ack = JSON.parse(text) as { stored: number; duplicates: number; downlinks: { id: string }[] };
-          if (i >= warm) {
-            r.counted++;
-            r.latencies.push(ms);
-          }
-          r.stored += ack.stored;
-          r.duplicates += ack.duplicates;
-          r.applied += applied.length;
-          if (phase === 10) r.raises++;
-          if (phase === 11) r.clears++;
-          if (phase === 25) r.errorUplinks++;
-          for (const d of ack.downlinks) {
-            r.downlinks.push(d.id);
-            pendingApplied.set(s, [...(pendingApplied.get(s) ?? []), d.id]);
-          }
-          settled(s);
+          answered(text);
         });
       },
     );
@@ -147,6 +186,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
     r.errors.push(`${outstanding} uplinks unanswered 30 s after the last was due`);
   }
   agent.destroy();
+  await Promise.all([...publishers, ...(acker ? [acker] : [])].map((c) => c.endAsync()));
   return r;
 }
 

@@ -135,23 +135,38 @@ export async function prepareWorld(driver: 'postgres' | 'pglite', count: number,
 }
 
 /** The real server (`server/main.ts`) in a child process on a free port. */
-export async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; port: number; stop(): Promise<void> }> {
+/** What the server's group-commit batcher has written so far. */
+export interface BatchStats {
+  batches: number;
+  uplinks: number;
+  largest: number;
+}
+
+export async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; port: number; stop(): Promise<void>; stats(): Promise<BatchStats> }> {
   const port = await freePort();
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'server/main.ts'], {
+  // bench/ingest-server.ts starts the product's server as server/main.ts does, and reports batch stats over IPC
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'bench/ingest-server.ts'], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', SIMULATOR: 'false', LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
+  const ready = new Promise<void>((r) => child.once('message', () => r()));
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
     if (i > 900 || child.exitCode !== null) throw new Error('bench server did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
+  await ready;
   const stop = async () => {
     if (child.exitCode !== null) return;
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
   };
-  return { child, base, port, stop };
+  const stats = () =>
+    new Promise<BatchStats>((resolve) => {
+      child.once('message', (m) => resolve(m as BatchStats));
+      child.send('stats');
+    });
+  return { child, base, port, stop, stats };
 }

@@ -6,13 +6,16 @@
 // process, the server's own PostgreSQL backends (pg_stat_activity by application_name, then
 // /proc/<pid>/stat) and the generator; what the rest of the machine used meanwhile is reported.
 // Target on PostgreSQL: 5,000 uplinks/s sustained with ack p99 under 100 ms. PGlite is reported.
+// With BENCH_MQTT_URL (or TEST_MQTT_URL) the same load is also sent over that external broker
+// (QoS 1 to devices/{serial}/uplink, the ack on devices/{serial}/ack), and every row reports the
+// server's group-commit batch sizes in the measured window.
 import { fork } from 'node:child_process';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { Agent, request } from 'node:http';
 import mqtt from 'mqtt';
 import { median, type BenchRow } from './bench-kit';
 import type { LoadJob, LoadResult } from './ingest-load';
-import { APP_NAME, cpuOf, machineBusy, prepareWorld, startServer, sumCpu, type World } from './ingest-world';
+import { APP_NAME, cpuOf, machineBusy, prepareWorld, startServer, sumCpu, type BatchStats, type World } from './ingest-world';
 
 const SENSORS = Number(process.env.BENCH_INGEST_SENSORS ?? 2000);
 const SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 10);
@@ -38,6 +41,8 @@ interface RunOut {
   p99: number;
   cpu: { server: number; pg: number; gen: number; other: number };
   load: LoadResult;
+  /** Uplinks per group-commit batch in the window, and the largest batch so far. */
+  batch: { mean: number; largest: number };
 }
 
 /** Starts the generator process; resolves once it is ready, with its pid and the result to come. */
@@ -62,11 +67,13 @@ function generator(): Promise<{ pid: number; run(job: LoadJob): Promise<LoadResu
 }
 
 /** One run at one offered rate; CPU is read at the edges of the measured window. */
-async function oneRun(world: World & { seq: number[] }, port: number, serverPid: number, rate: number): Promise<RunOut> {
-  const job: LoadJob = { port, sensors: world.sensors, rate, seconds: SECONDS, warmupSeconds: WARMUP, dataStart: Date.UTC(2026, 0, 1), seq: world.seq };
+async function oneRun(world: World & { seq: number[] }, port: number | number[], serverPid: number | number[], rate: number, stats: () => Promise<BatchStats>, mqttUrl?: string): Promise<RunOut> {
+  const ports = ([] as number[]).concat(port);
+  const serverPids = ([] as number[]).concat(serverPid);
+  const job: LoadJob = { port: ports[0], ports, sensors: world.sensors, rate, seconds: SECONDS, warmupSeconds: WARMUP, dataStart: Date.UTC(2026, 0, 1), seq: world.seq, mqttUrl };
   const backends = async () => (world.pg ? (await world.pg.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [APP_NAME])).rows.map((r) => r.pid) : []);
   const gen = await generator();
-  const snap = async () => ({ server: sumCpu(cpuOf([serverPid])), pg: cpuOf(await backends()), gen: sumCpu(cpuOf([gen.pid])), self: sumCpu(cpuOf([process.pid])), machine: machineBusy() });
+  const snap = async () => ({ server: sumCpu(cpuOf(serverPids)), pg: cpuOf(await backends()), gen: sumCpu(cpuOf([gen.pid])), self: sumCpu(cpuOf([process.pid])), machine: machineBusy() });
   // downlink tasks queued for random sensors while the run goes (PostgreSQL: the bench has its own connection)
   let queuing = true;
   const queue = async () => {
@@ -82,8 +89,10 @@ async function oneRun(world: World & { seq: number[] }, port: number, serverPid:
   // the generator starts sending about 50 ms after it gets the job
   await new Promise((r) => setTimeout(r, 50 + WARMUP * 1000));
   const a = await snap();
+  const sa = await stats();
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
   const b = await snap();
+  const sb = await stats();
   const res = await result;
   world.seq = res.seq;
   queuing = false;
@@ -100,6 +109,7 @@ async function oneRun(world: World & { seq: number[] }, port: number, serverPid:
     p99: res.errors.length ? Infinity : pct(res.latencies, 99),
     cpu: { server: per(b.server - a.server), pg: per(pgCpu), gen: per(b.gen - a.gen), other: (b.machine - a.machine - ours) / SECONDS },
     load: res,
+    batch: { mean: (sb.uplinks - sa.uplinks) / Math.max(1, sb.batches - sa.batches), largest: sb.largest },
   };
 }
 
@@ -165,10 +175,10 @@ async function toSubscriber(world: World, base: string, port: number) {
   return { p50: pct(lat, 50), p95: pct(lat, 95), downlinks };
 }
 
-async function measure(driver: 'postgres' | 'pglite', adminUrl?: string): Promise<BenchRow[]> {
+async function measure(driver: 'postgres' | 'pglite', adminUrl?: string, mqttUrl?: string): Promise<BenchRow[]> {
   const world = await prepareWorld(driver, SENSORS, adminUrl);
-  const server = await startServer(world.env);
-  const label = driver === 'postgres' ? 'PostgreSQL' : 'PGlite';
+  const server = await startServer(mqttUrl ? { ...world.env, BENCH_INGEST_MQTT_URL: mqttUrl } : world.env);
+  const label = `${driver === 'postgres' ? 'PostgreSQL' : 'PGlite'}${mqttUrl ? ' over MQTT' : ''}`;
   const rows: BenchRow[] = [];
   try {
     const all: RunOut[] = [];
@@ -187,8 +197,8 @@ async function measure(driver: 'postgres' | 'pglite', adminUrl?: string): Promis
       }
       const outs: RunOut[] = [];
       for (let i = 0; i < RUNS && !overloaded; i++) {
-        const o = await oneRun(seqWorld, server.port, server.child.pid!, rate);
-        process.stderr.write(`  ${label} ${rate}/s run ${i + 1}: ${o.rate.toFixed(0)}/s, p50 ${o.p50.toFixed(1)} ms, p99 ${o.p99.toFixed(1)} ms, CPU ms/uplink server ${o.cpu.server.toFixed(3)} pg ${o.cpu.pg.toFixed(3)} generator ${o.cpu.gen.toFixed(3)}, others ${o.cpu.other.toFixed(2)} cores\n`);
+        const o = await oneRun(seqWorld, server.port, server.child.pid!, rate, server.stats, mqttUrl);
+        process.stderr.write(`  ${label} ${rate}/s run ${i + 1}: ${o.rate.toFixed(0)}/s, p50 ${o.p50.toFixed(1)} ms, p99 ${o.p99.toFixed(1)} ms, batch mean ${o.batch.mean.toFixed(1)} largest ${o.batch.largest}, CPU ms/uplink server ${o.cpu.server.toFixed(3)} pg ${o.cpu.pg.toFixed(3)} generator ${o.cpu.gen.toFixed(3)}, others ${o.cpu.other.toFixed(2)} cores, load average ${loadavg()[0].toFixed(1)}\n`);
         outs.push(o);
         if (o.load.unanswered) overloaded = rate;
       }
@@ -201,7 +211,7 @@ async function measure(driver: 'postgres' | 'pglite', adminUrl?: string): Promis
         ours: 1000 / m((o) => o.rate),
         baseline: 1000 / rate,
         target: graded ? { kind: 'cost', value: 1.02 } : null,
-        note: `${m((o) => o.rate).toFixed(0)} acked/s (runs ${outs.map((o) => o.rate.toFixed(0)).join(', ')}); ${cpuNote}`,
+        note: `${m((o) => o.rate).toFixed(0)} acked/s (runs ${outs.map((o) => o.rate.toFixed(0)).join(', ')}); uplinks per batch ${m((o) => o.batch.mean).toFixed(1)} (largest ${Math.max(...outs.map((o) => o.batch.largest))}); ${cpuNote}; load average ${loadavg()[0].toFixed(1)}`,
       });
       rows.push({
         bench: `ingest ${label}`,
@@ -212,8 +222,9 @@ async function measure(driver: 'postgres' | 'pglite', adminUrl?: string): Promis
         note: `p50 ${m((o) => o.p50).toFixed(1)} ms; p99 of runs ${outs.map((o) => o.p99.toFixed(0)).join(', ')} ms`,
       });
     }
-    const latency = await toSubscriber(world, server.base, server.port);
-    rows.push({ bench: `live ${label}`, what: `uplink to MQTT subscriber p50 / p95 over ${LATENCY_SAMPLES} uplinks`, ours: latency.p50, baseline: latency.p95, target: null, note: `p50 ${latency.p50.toFixed(1)} ms, p95 ${latency.p95.toFixed(1)} ms` });
+    // the live-latency sample goes over HTTP: measured once per database, in the HTTP pass
+    const latency = mqttUrl ? { p50: NaN, p95: NaN, downlinks: [] as string[] } : await toSubscriber(world, server.base, server.port);
+    if (!mqttUrl) rows.push({ bench: `live ${label}`, what: `uplink to MQTT subscriber p50 / p95 over ${LATENCY_SAMPLES} uplinks`, ours: latency.p50, baseline: latency.p95, target: null, note: `p50 ${latency.p50.toFixed(1)} ms, p95 ${latency.p95.toFixed(1)} ms` });
     await server.stop();
     // every failed uplink fails the benchmark; so does a database that disagrees with the acks
     const failed = all.reduce((a, o) => a + o.load.errors.length, 0);
@@ -221,7 +232,7 @@ async function measure(driver: 'postgres' | 'pglite', adminUrl?: string): Promis
     let problems = 0;
     if (overloaded) note += '; database not checked (unanswered uplinks may still have been written)';
     else {
-      const checked = await verify(world, all, { stored: LATENCY_SAMPLES, downlinks: latency.downlinks });
+      const checked = await verify(world, all, { stored: mqttUrl ? 0 : LATENCY_SAMPLES, downlinks: latency.downlinks });
       problems = checked.problems.length;
       note += checked.problems.length ? `; the database disagrees with the acks: ${checked.problems.join('; ')}` : `; database agrees with every ack (${checked.notifications} notifications, ${checked.tasks} downlinks)`;
     }
@@ -233,11 +244,86 @@ async function measure(driver: 'postgres' | 'pglite', adminUrl?: string): Promis
   }
 }
 
+/** Issue 17: two server processes on one PostgreSQL against one, same rates, runs alternating in the same world. */
+const CLUSTER_RATES = rates(process.env.BENCH_INGEST_CLUSTER_RATES, [1000, 2000]);
+
+async function measureCluster(adminUrl: string): Promise<BenchRow[]> {
+  const world = await prepareWorld('postgres', SENSORS, adminUrl);
+  const servers = [await startServer(world.env), await startServer(world.env)];
+  const rows: BenchRow[] = [];
+  const sumStats = async (): Promise<BatchStats> => {
+    const all = await Promise.all(servers.map((x) => x.stats()));
+    return { batches: all.reduce((a, x) => a + x.batches, 0), uplinks: all.reduce((a, x) => a + x.uplinks, 0), largest: Math.max(...all.map((x) => x.largest)) };
+  };
+  try {
+    const seqWorld = Object.assign(world, { seq: world.sensors.map(() => 0) });
+    const all: RunOut[] = [];
+    let overloaded = 0;
+    for (const rate of CLUSTER_RATES) {
+      if (overloaded) {
+        rows.push({ bench: 'ingest 2 processes', what: `offered ${rate}/s: 2 server processes vs 1`, ours: Infinity, baseline: Infinity, target: null, note: `not run: ${overloaded}/s already left uplinks unanswered` });
+        continue;
+      }
+      const one: RunOut[] = [];
+      const two: RunOut[] = [];
+      for (let i = 0; i < RUNS && !overloaded; i++) {
+        // alternating, so both see the same machine
+        for (const n of [1, 2] as const) {
+          const used = servers.slice(0, n);
+          const o = await oneRun(seqWorld, used.map((x) => x.port), used.map((x) => x.child.pid!), rate, n === 1 ? servers[0].stats : sumStats);
+          process.stderr.write(`  ${n} process(es) ${rate}/s run ${i + 1}: ${o.rate.toFixed(0)}/s, p50 ${o.p50.toFixed(1)} ms, p99 ${o.p99.toFixed(1)} ms, batch mean ${o.batch.mean.toFixed(1)}, CPU ms/uplink servers ${o.cpu.server.toFixed(3)} pg ${o.cpu.pg.toFixed(3)} generator ${o.cpu.gen.toFixed(3)}, others ${o.cpu.other.toFixed(2)} cores, load average ${loadavg()[0].toFixed(1)}\n`);
+          (n === 1 ? one : two).push(o);
+          if (o.load.unanswered) overloaded = rate;
+        }
+      }
+      all.push(...one, ...two);
+      const m = (xs: RunOut[], f: (o: RunOut) => number) => median(xs.map(f));
+      const cpu = (xs: RunOut[]) => `servers ${m(xs, (o) => o.cpu.server).toFixed(3)} + postgres ${m(xs, (o) => o.cpu.pg).toFixed(3)} ms CPU/uplink, batch ${m(xs, (o) => o.batch.mean).toFixed(1)}`;
+      const other = `other work on the machine ${m(all, (o) => o.cpu.other).toFixed(2)} of ${cpus().length} cores; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`;
+      rows.push({
+        bench: 'ingest 2 processes',
+        what: `offered ${rate}/s, ${SENSORS} sensors split across 2 server processes on one PostgreSQL (ours) vs 1 process, median of ${RUNS} x ${SECONDS} s each, alternating: ms per acked uplink (ratio = speedup)`,
+        ours: 1000 / m(two, (o) => o.rate),
+        baseline: 1000 / m(one, (o) => o.rate),
+        target: null,
+        note: `2 processes ${m(two, (o) => o.rate).toFixed(0)} acked/s, ${cpu(two)}; 1 process ${m(one, (o) => o.rate).toFixed(0)} acked/s, ${cpu(one)}; ${other}`,
+      });
+      rows.push({
+        bench: 'ingest 2 processes',
+        what: `ack p99 at offered ${rate}/s: 2 processes (ours) vs 1 (ratio = 1-process p99 / 2-process p99)`,
+        ours: m(two, (o) => o.p99),
+        baseline: m(one, (o) => o.p99),
+        target: null,
+        note: `p50 ${m(two, (o) => o.p50).toFixed(1)} vs ${m(one, (o) => o.p50).toFixed(1)} ms; p99 of runs ${two.map((o) => o.p99.toFixed(0)).join(', ')} vs ${one.map((o) => o.p99.toFixed(0)).join(', ')} ms`,
+      });
+    }
+    for (const x of servers) await x.stop();
+    const failed = all.reduce((a, o) => a + o.load.errors.length, 0);
+    let note = `${all.reduce((a, o) => a + o.load.sent, 0)} uplinks sent`;
+    let problems = 0;
+    if (overloaded) note += '; database not checked (unanswered uplinks may still have been written)';
+    else {
+      const checked = await verify(world, all, { stored: 0, downlinks: [] });
+      problems = checked.problems.length;
+      note += checked.problems.length ? `; the database disagrees with the acks: ${checked.problems.join('; ')}` : `; database agrees with every ack of both processes (${checked.notifications} notifications, ${checked.tasks} downlinks)`;
+    }
+    rows.push({ bench: 'ingest 2 processes', what: 'uplinks failed or unanswered, plus disagreements of the database with the acks (any fails)', ours: failed + problems, baseline: 1, target: { kind: 'cost', value: 0 }, note });
+    return rows;
+  } finally {
+    for (const x of servers) await x.stop();
+    await world.drop();
+  }
+}
+
 export async function run(): Promise<BenchRow[]> {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   const rows: BenchRow[] = [];
-  if (adminUrl) rows.push(...(await measure('postgres', adminUrl)));
-  else console.error('ingest.bench: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to measure PostgreSQL');
+  const mqttUrl = process.env.BENCH_MQTT_URL ?? process.env.TEST_MQTT_URL;
+  if (adminUrl && process.env.BENCH_INGEST_HTTP !== 'false') rows.push(...(await measure('postgres', adminUrl)));
+  if (adminUrl && process.env.BENCH_INGEST_CLUSTER !== 'false') rows.push(...(await measureCluster(adminUrl)));
+  if (adminUrl && mqttUrl) rows.push(...(await measure('postgres', adminUrl, mqttUrl)));
+  else if (!mqttUrl) console.error('ingest.bench: set BENCH_MQTT_URL (or TEST_MQTT_URL) to measure ingest over an external broker');
+  if (!adminUrl) console.error('ingest.bench: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to measure PostgreSQL');
   if (process.env.BENCH_INGEST_PGLITE !== 'false') rows.push(...(await measure('pglite')));
   return rows;
 }

@@ -1,4 +1,4 @@
-import { and, assign, fromCallback, fromPromise, or, setup, stateIn } from 'xstate';
+import { and, assign, fromCallback, fromPromise, not, or, setup, stateIn } from 'xstate';
 import type { DataMode, LoadProgress, LoadResult, SeriesTarget, ViewResult } from '../workers/data-api';
 import { DEFAULT_PRESET, parseDateQuery, presetRange, type DatePreset, type TimeRange } from '../src/domain/date-presets';
 
@@ -44,6 +44,44 @@ export function zoomWindow(range: TimeRange, wanted: TimeRange): TimeRange | nul
   return start <= range.start && end >= range.end ? null : { start, end };
 }
 
+/** A day, the Page Up / Page Down step of the keyboard cursor (issue 16). */
+export const CURSOR_DAY_MS = 86_400_000;
+/** The keyboard cursor's moves: arrows, Home/End, Page Up/Down (a day). */
+export type CursorStep = 'next' | 'prev' | 'first' | 'last' | 'dayNext' | 'dayPrev';
+/** How the chart is read: drawn, or as a table of the drawn points. */
+export type ChartDisplay = 'chart' | 'table';
+/** Whose clock the times are in: the organisation's zone, or the viewer's own. */
+export type ZoneChoice = 'organisation' | 'viewer';
+
+/**
+ * Where the keyboard cursor goes among the drawn points (x in epoch seconds, ascending). From no
+ * cursor, a backward move or End starts at the latest point, anything else at the first; a day
+ * step goes to the first point at least a day later (the last point when none is), or the last
+ * point at least a day earlier (the first when none is).
+ */
+export function stepCursor(time: ArrayLike<number>, at: number | null, step: CursorStep): number {
+  const n = time.length;
+  if (n === 0) return -1;
+  const last = n - 1;
+  if (at === null || at < 0 || at > last) return step === 'prev' || step === 'last' || step === 'dayPrev' ? last : 0;
+  switch (step) {
+    case 'first': return 0;
+    case 'last': return last;
+    case 'next': return Math.min(last, at + 1);
+    case 'prev': return Math.max(0, at - 1);
+    case 'dayNext': {
+      const want = time[at]! + CURSOR_DAY_MS / 1000;
+      for (let i = at + 1; i < n; i++) if (time[i]! >= want) return i;
+      return last;
+    }
+    case 'dayPrev': {
+      const want = time[at]! - CURSOR_DAY_MS / 1000;
+      for (let i = at - 1; i >= 0; i--) if (time[i]! <= want) return i;
+      return 0;
+    }
+  }
+}
+
 export interface ChartInput {
   target: SeriesTarget;
   /** Organisation time zone: presets' day and month boundaries. */
@@ -83,6 +121,8 @@ export interface ChartContext {
   exportError: string | null;
   exportClickedAt: number;
   refreshNext: boolean;
+  /** The keyboard cursor: an index into view (null while off). */
+  cursor: number | null;
 }
 
 export type ChartEvent =
@@ -98,7 +138,11 @@ export type ChartEvent =
   | { type: 'EXPORT'; format: ExportFormat }
   | { type: 'PROGRESS'; progress: LoadProgress }
   | { type: 'LIVE_DATA'; lastTime: number }
-  | { type: 'LIVE_FAILED' };
+  | { type: 'LIVE_FAILED' }
+  | { type: 'SHOW'; display: ChartDisplay }
+  | { type: 'USE_ZONE'; zone: ZoneChoice }
+  | { type: 'CURSOR'; step: CursorStep }
+  | { type: 'CURSOR_OFF' };
 
 export interface LoadInput {
   target: SeriesTarget;
@@ -147,6 +191,8 @@ export const chartMachine = setup({
     isOtherMode: ({ context, event }) => event.type === 'SET_DATA_MODE' && event.mode !== context.dataMode && context.modes.includes(event.mode),
     isZoomed: ({ context }) => context.zoom !== null,
     hasPoints: ({ event }) => 'output' in event && (event.output as ViewResult).time.length > 0,
+    /** Points are drawn and the data is not being replaced: the cursor has something to step through. */
+    pointsDrawn: or([stateIn('#normalReady'), stateIn('#liveReady')]),
   },
   actions: {
     /** Saves the CSV the worker made (a download in the browser). */
@@ -199,6 +245,7 @@ export const chartMachine = setup({
     exportError: null,
     exportClickedAt: 0,
     refreshNext: false,
+    cursor: null,
   }),
   on: {
     TOGGLE_Y_ZOOM: { actions: assign({ yZoom: ({ context }) => !context.yZoom }) },
@@ -362,6 +409,49 @@ export const chartMachine = setup({
         },
         // the Export button stays disabled for 2 s after a click (issue 5)
         cooldown: { after: { exportCooldown: 'idle' } },
+      },
+    },
+    // How the chart is read (issue 16): drawn or as a table, in whose time zone, and the keyboard
+    // cursor that steps through the drawn points. A redraw replaces the points: the cursor goes off.
+    reading: {
+      type: 'parallel',
+      states: {
+        display: {
+          initial: 'chart',
+          states: {
+            chart: { on: { SHOW: { guard: ({ event }) => event.display === 'table', target: 'table' } } },
+            table: { on: { SHOW: { guard: ({ event }) => event.display === 'chart', target: 'chart' } } },
+          },
+        },
+        zone: {
+          initial: 'organisation',
+          states: {
+            organisation: { on: { USE_ZONE: { guard: ({ event }) => event.zone === 'viewer', target: 'viewer' } } },
+            viewer: { on: { USE_ZONE: { guard: ({ event }) => event.zone === 'organisation', target: 'organisation' } } },
+          },
+        },
+        cursor: {
+          initial: 'off',
+          states: {
+            off: {
+              entry: assign({ cursor: null }),
+              on: {
+                CURSOR: {
+                  guard: 'pointsDrawn',
+                  target: 'on',
+                  actions: assign({ cursor: ({ context, event }) => stepCursor(context.view!.time, null, event.step) }),
+                },
+              },
+            },
+            on: {
+              always: { guard: not('pointsDrawn'), target: 'off' },
+              on: {
+                CURSOR: { actions: assign({ cursor: ({ context, event }) => stepCursor(context.view!.time, context.cursor, event.step) }) },
+                CURSOR_OFF: 'off',
+              },
+            },
+          },
+        },
       },
     },
   },

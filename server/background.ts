@@ -3,18 +3,20 @@ import { startSimulator } from './simulator/fleet';
 import { createDispatcher } from './delivery/dispatcher';
 import { createOfflineScheduler } from './scheduler/offline';
 import { createTaskTimeoutJob } from './scheduler/task-timeout';
+import { createPartitionJob } from './scheduler/partitions';
 import { startExternalIngest } from './broker/external-ingest';
 
 /**
- * Background jobs of one server process: the outbox dispatcher, the offline scheduler and, with
- * MQTT_URL, device uplinks from the external broker (all safe to run in every process against one
- * PostgreSQL), and the simulator in demo mode.
+ * Background jobs of one server process: the outbox dispatcher, the offline scheduler, the
+ * measurements partition job and, with MQTT_URL, device uplinks from the external broker (all
+ * safe to run in every process against one PostgreSQL), and the simulator in demo mode.
  */
 export function startBackground(ctx: AppContext) {
   const jobs: { stop(): Promise<void> | void }[] = [];
   jobs.push(createDispatcher(ctx).start());
   jobs.push(createOfflineScheduler(ctx).start());
   jobs.push(createTaskTimeoutJob(ctx).start());
+  jobs.push(createPartitionJob(ctx).start());
   // with an external broker, devices publish there and the server takes their uplinks from it
   if (ctx.config.MQTT_URL) jobs.push(startExternalIngest(ctx, ctx.config.MQTT_URL));
   if (ctx.config.SIMULATOR && ctx.config.SEED_DEMO) jobs.push(startSimulator(ctx));

@@ -17,6 +17,9 @@ const url = (protocols: string[]) =>
     .url()
     .refine((v) => protocols.some((p) => v.startsWith(`${p}:`)), { message: `must start with ${protocols.join(': or ')}:` });
 
+export const STAGES = ['development', 'production'] as const;
+export type Stage = (typeof STAGES)[number];
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -25,6 +28,12 @@ const schema = z.object({
   STORAGE_DIR: z.string().min(1).optional(), // files (installation photos); default DATA_DIR/storage
   MQTT_URL: url(['mqtt', 'mqtts', 'ws', 'wss', 'tcp']).optional(),
   MQTT_WS_URL: url(['ws', 'wss']).optional(), // what browsers use when MQTT_URL points elsewhere
+  // the shared subscription group of device uplinks on the external broker: every process of one
+  // deployment uses the same group; another deployment (or a test) on the same broker uses its own
+  // how long the broker keeps a stopped process's ingest sessions (MQTT 5 session expiry): a process
+  // back within it takes what the broker kept for it; one gone for good stops being handed uplinks then
+  MQTT_INGEST_SESSION_EXPIRY_S: z.coerce.number().int().min(1).max(604_800).default(300),
+  MQTT_INGEST_GROUP: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, ".", "_" or "-"').default('tidewatch-ingest'),
   SMTP_URL: url(['smtp', 'smtps']).optional(),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool(false), // allow webhooks to loopback and private addresses
   CLIENT_ERROR_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.1), // share of browser errors reported (monitoring-client 9)
@@ -34,6 +43,9 @@ const schema = z.object({
   SEED_DEMO: optBool,
   DEMO_MODE: optBool,
   NODE_ENV: z.string().optional(),
+  // the deployment stage (sensor-setup 2: the Radar Config section is hidden in production); unset,
+  // production when DATABASE_URL is set or NODE_ENV=production, development for the embedded demo
+  STAGE: z.enum(STAGES).optional(),
   TRUST_PROXY: bool(false), // take the client address from X-Forwarded-For (behind a reverse proxy)
   SERVE_SOURCE_MAPS: bool(false), // serve the client's *.map files
   // identity limits: operations per minute per client address and per target account, and
@@ -43,6 +55,8 @@ const schema = z.object({
   CSP_CONNECT_SRC: z.string().optional(), // more origins the browser may connect to (map tiles, space-separated)
   USER_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20), // GET /users?email= per manager
   HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  // how long a claimed outbox row stays hidden from other processes: a killed process's deliveries come back after it
+  OUTBOX_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
   SIMULATOR: bool(true),
   SIMULATOR_SPEED: z.coerce.number().positive().max(100_000).default(1),
   USER_POOL_ID: z.string().regex(/_/, 'must contain "_" as Cognito pool ids do').default('local_demo'),
@@ -62,13 +76,14 @@ const schema = z.object({
 
 const SMS_VARS = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const;
 
-/** Demo mode's default: only the embedded database outside production. */
+/** Demo mode's and the stage's defaults: the embedded database outside production is the demo, in development. */
 function withDemoDefaults(c: z.output<typeof schema>): Config {
-  const DEMO_MODE = c.DEMO_MODE ?? (!c.DATABASE_URL && c.NODE_ENV !== 'production');
-  return { ...c, DEMO_MODE, SEED_DEMO: c.SEED_DEMO ?? DEMO_MODE };
+  const embedded = !c.DATABASE_URL && c.NODE_ENV !== 'production';
+  const DEMO_MODE = c.DEMO_MODE ?? embedded;
+  return { ...c, DEMO_MODE, SEED_DEMO: c.SEED_DEMO ?? DEMO_MODE, STAGE: c.STAGE ?? (embedded ? 'development' : 'production') };
 }
 
-export type Config = Omit<z.output<typeof schema>, 'DEMO_MODE' | 'SEED_DEMO'> & { DEMO_MODE: boolean; SEED_DEMO: boolean };
+export type Config = Omit<z.output<typeof schema>, 'DEMO_MODE' | 'SEED_DEMO' | 'STAGE'> & { DEMO_MODE: boolean; SEED_DEMO: boolean; STAGE: Stage };
 
 export class ConfigError extends Error {}
 

@@ -5,9 +5,11 @@ import type { Config } from './config';
 import type { AppContext } from './context';
 import { openDb, type Db } from './db/db';
 import { migrate } from './db/migrate';
+import { prepareMonths } from './db/measurement-partitions';
 import { loadSigningKey } from './identity/keys';
 import { createEmbeddedBroker } from './broker/embedded';
 import { connectExternalBroker } from './broker/external';
+import { createMembershipBus } from './broker/membership-bus';
 import { createApp } from './http/app';
 import { log as rootLog } from './log';
 import { seedDemoWorld } from './seed/demo';
@@ -37,24 +39,31 @@ export interface RunningServer {
 }
 
 /** Starts the whole product on one port; used by main.ts, the integration tests and the e2e tests. */
-export async function startServer(config: Config, opts: { db?: Db; now?: () => number; background?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  opts: { db?: Db; now?: () => number; background?: boolean; /** tests: the broker's membership re-check interval */ membershipRecheckMs?: number } = {},
+): Promise<RunningServer> {
   const log = rootLog.child({});
   log.level = config.LOG_LEVEL;
   const db = opts.db ?? (await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
   const applied = await migrate(db);
   if (applied.length) log.info({ applied }, 'migrations applied');
+  await prepareMonths(db, (opts.now ?? Date.now)());
   const key = await loadSigningKey(db);
   hashQueue.concurrency = config.HASH_CONCURRENCY;
   void dummyHash(); // ready before the first sign-in of an unknown account needs it
   const now = opts.now ?? Date.now;
   const base = { config, db, key, log, now, tokens: { issuer: '', clientId: config.APP_CLIENT_ID, idTokenTtl: config.ID_TOKEN_TTL_SECONDS, refreshTokenTtl: 30 * 86_400, now } };
 
-  const embedded = await createEmbeddedBroker(base);
+  const embedded = await createEmbeddedBroker(base, { recheckMs: opts.membershipRecheckMs });
+  // a membership ended on any process closes the user's live connections on every process at once
+  // (on the database this process really uses: a test may hand it one while DATABASE_URL names another)
+  const membership = await createMembershipBus({ databaseUrl: db.url, log, onEnded: embedded.dropMember });
   // with an external broker, browsers still use this process's /mqtt (our authorisation) and it
   // relays the broker's live topics to them; unless MQTT_WS_URL sends browsers to the broker itself
   const relay = config.MQTT_WS_URL ? undefined : embedded.relay;
   const external = config.MQTT_URL ? await connectExternalBroker(config.MQTT_URL, relay) : undefined;
-  const ctx: AppContext = { ...base, publisher: external ?? embedded.publisher, membershipEnded: embedded.dropMember };
+  const ctx: AppContext = { ...base, publisher: external ?? embedded.publisher, membershipEnded: membership.ended };
 
   if (config.SEED_DEMO) await seedDemoWorld(ctx);
 
@@ -91,6 +100,7 @@ export async function startServer(config: Config, opts: { db?: Db; now?: () => n
         server.close(() => resolve());
         server.closeAllConnections?.();
       });
+      await membership.close();
       await embedded.publisher.close();
       await external?.close();
       if (!opts.db) await db.close();

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { AppContext } from './context';
 
@@ -30,4 +30,18 @@ export async function storeDemoPhotos(ctx: Pick<AppContext, 'config'>, orgId: st
   const dir = join(storageDir(ctx), orgId);
   await mkdir(dir, { recursive: true });
   for (const name of names) await copyFile(join(import.meta.dirname, 'seed', 'files', name), join(dir, name));
+}
+
+/** Writes a file into the organisation's storage (meter-reading photos, issue 14). */
+export async function storeFile(ctx: Pick<AppContext, 'config'>, orgId: string, name: string, body: Uint8Array) {
+  if (!safeName(name) || !/^[0-9a-f-]{36}$/i.test(orgId)) throw new Error(`unsafe stored file name ${name}`);
+  const dir = join(storageDir(ctx), orgId);
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, name), body);
+}
+
+/** Removes a stored file of the organisation, if it is there. */
+export async function removeStoredFile(ctx: Pick<AppContext, 'config'>, orgId: string, name: string) {
+  if (!safeName(name) || !/^[0-9a-f-]{36}$/i.test(orgId)) return;
+  await rm(join(storageDir(ctx), orgId, name), { force: true });
 }

@@ -29,6 +29,9 @@ export interface CoreExports {
   streamFloor(t: number, v: number, n: number, step: number): bigint;
   m4TimeReads(): number;
   copyBytes(dst: number, src: number, n: number): void;
+  councilRoom(n: number, textBytes: number): number;
+  councilResultRows(n: number, text: number, nums: number, zt: number, zo: number, zn: number, rowsBefore: number, out: number): number;
+  councilCsvRows(n: number, text: number, nums: number, zt: number, zo: number, zn: number, mode: number, out: number): number;
 }
 
 /** Host functions the core imports: Math.pow and Math.acos, so that it agrees bit for bit with the reference. */

@@ -1,4 +1,9 @@
 import type { ConversionConfig } from '../src/contract/sensor.schema';
+import type { ExportFile, ExportReading, ExportTask } from '../wasm-core/council-file';
+import type { RouteFile, RouteFilesResult, RouteImportOptions } from './route-import';
+import type { SpecialFile, SpecialFilesResult } from './special-route-import';
+
+export type { ExportFile, ExportReading, ExportTask, RouteFile, RouteFilesResult, RouteImportOptions, SpecialFile, SpecialFilesResult };
 
 /**
  * The data worker's interface (Comlink). The main thread never parses measurement JSON: the
@@ -65,6 +70,20 @@ export interface ExportRequest extends SeriesTarget {
   serial?: string;
 }
 
+/** One task's readings to a council download (organisation-and-routes 7.3); times in the organisation's zone. */
+export interface TaskExportRequest {
+  task: ExportTask;
+  readings: ExportReading[];
+  timeZone: string;
+}
+
+/** Several tasks to one CSV: all readings, or exceptions only (the Export options dialog). */
+export interface MultiTaskExportRequest {
+  tasks: { task: ExportTask; readings: ExportReading[] }[];
+  exceptionsOnly: boolean;
+  timeZone: string;
+}
+
 export interface DataWorkerApi {
   /** apiBase e.g. http://localhost:8080/api; the token is refreshed by the caller via setToken. */
   configure(opts: { apiBase: string; token: string }): void;
@@ -78,4 +97,17 @@ export interface DataWorkerApi {
   /** CSV of the full-resolution range, formatted in the worker. */
   exportCsv(req: ExportRequest): Promise<{ filename: string; csv: string }>;
   clear(target?: SeriesTarget): void;
+  // ---- meter-reading service routes (issue 14): files parsed and formatted off the main thread
+  /** Council .txt (16 fields) / .asc (18 fields) files to import payloads, one per file; `payloads` is empty when any file has a problem. */
+  parseRouteFiles(files: RouteFile[], opts: RouteImportOptions): Promise<RouteFilesResult>;
+  /** .xlsx workbooks to one special-route payload (all their meters), or the spec's row and file messages. */
+  parseSpecialRouteFiles(files: SpecialFile[], opts: { group: string; organisationId?: string }): Promise<SpecialFilesResult>;
+  /** The council results file TCC_DCOL_{routeName}_{iteration_}IMP.TXT (completed readings), formatted by the core. */
+  formatResultsFile(req: TaskExportRequest): Promise<ExportFile>;
+  /** The exceptions file ..._IMP_exceptions.csv of one task. */
+  formatExceptionsFile(req: TaskExportRequest): Promise<ExportFile>;
+  /** The selection CSV WW_{route}_{iteration}.csv of the readings given. */
+  formatSelectionCsv(req: TaskExportRequest): Promise<ExportFile>;
+  /** WW_ALL_READINGS_/WW_EXCEPTIONS_{DDMMYYYY_HHmmss}.csv over several tasks. */
+  formatMultiTaskCsv(req: MultiTaskExportRequest): Promise<ExportFile>;
 }

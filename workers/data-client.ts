@@ -19,13 +19,21 @@ export function createDataWorker(opts: { apiBase: string; getIdToken: () => Prom
     setToken: (t) => void remote.setToken(t),
     async load(req: LoadRequest, onProgress?: (p: LoadProgress) => void) {
       const token = await opts.getIdToken();
-      await remote.configure({ apiBase: opts.apiBase, token: token ?? '' });
+      // not awaited: the worker handles messages in order (both wait on the same core promise,
+      // whose reactions run in order), so the load sees this token without a round trip first
+      void remote.configure({ apiBase: opts.apiBase, token: token ?? '' });
       return remote.load(req, onProgress ? Comlink.proxy(onProgress) : undefined);
     },
     append: (target, points) => void remote.append(target, points),
     view: (req) => remote.view(req),
     exportCsv: (req) => remote.exportCsv(req),
     clear: (target) => void remote.clear(target),
+    parseRouteFiles: (files, o) => remote.parseRouteFiles(files, o),
+    parseSpecialRouteFiles: (files, o) => remote.parseSpecialRouteFiles(files, o),
+    formatResultsFile: (req) => remote.formatResultsFile(req),
+    formatExceptionsFile: (req) => remote.formatExceptionsFile(req),
+    formatSelectionCsv: (req) => remote.formatSelectionCsv(req),
+    formatMultiTaskCsv: (req) => remote.formatMultiTaskCsv(req),
   };
   return { api, terminate: () => worker.terminate() };
 }

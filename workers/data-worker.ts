@@ -1,10 +1,13 @@
 import type { Core } from '../wasm-core/core';
 import { conversionParams } from '../wasm-core/conversion';
+import { buildExceptionsFile, buildMultiTaskCsv, buildResultsFile, buildSelectionCsv, type ExportFile } from '../wasm-core/council-file';
 import { buildCsv } from '../wasm-core/csv-file';
 import { toEvict } from './cache-policy';
 import { planChunks, runGrouped } from './chunk-plan';
-import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, LoadResult, SeriesTarget, ViewRequest, ViewResult } from './data-api';
+import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, LoadResult, MultiTaskExportRequest, SeriesTarget, TaskExportRequest, ViewRequest, ViewResult } from './data-api';
 import { fetchChunk } from './measurement-fetch';
+import { parseRouteFiles, type RouteFile, type RouteFilesResult, type RouteImportOptions } from './route-import';
+import { parseSpecialRouteFiles, type SpecialFile, type SpecialFilesResult } from './special-route-import';
 
 /** monitoring-client.md 7: a call without a session fails with this. */
 export const NOT_LOGGED_IN = 'User is not logged in';
@@ -188,6 +191,30 @@ export class DataWorker implements DataWorkerApi {
     } finally {
       if (!e) this.deps.core.freeStore(store);
     }
+  }
+
+  async parseRouteFiles(files: RouteFile[], opts: RouteImportOptions): Promise<RouteFilesResult> {
+    return parseRouteFiles(files, { ...opts, now: opts.now ?? this.now() });
+  }
+
+  async parseSpecialRouteFiles(files: SpecialFile[], opts: { group: string; organisationId?: string }): Promise<SpecialFilesResult> {
+    return parseSpecialRouteFiles(files, opts);
+  }
+
+  async formatResultsFile(req: TaskExportRequest): Promise<ExportFile> {
+    return buildResultsFile(this.deps.core, req.task, req.readings, req.timeZone);
+  }
+
+  async formatExceptionsFile(req: TaskExportRequest): Promise<ExportFile> {
+    return buildExceptionsFile(this.deps.core, req.task, req.readings, req.timeZone);
+  }
+
+  async formatSelectionCsv(req: TaskExportRequest): Promise<ExportFile> {
+    return buildSelectionCsv(this.deps.core, req.task, req.readings, req.timeZone);
+  }
+
+  async formatMultiTaskCsv(req: MultiTaskExportRequest): Promise<ExportFile> {
+    return buildMultiTaskCsv(this.deps.core, req.tasks, req.exceptionsOnly, req.timeZone, this.now());
   }
 
   clear(target?: SeriesTarget): void {

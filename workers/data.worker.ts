@@ -2,7 +2,7 @@
 import '../src/contract/csp-safe-zod'; // first: before any schema parses (see the file)
 import * as Comlink from 'comlink';
 import { loadCore } from '../wasm-core/core';
-import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, SeriesTarget, ViewRequest } from './data-api';
+import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, MultiTaskExportRequest, RouteFile, RouteImportOptions, SeriesTarget, SpecialFile, TaskExportRequest, ViewRequest } from './data-api';
 import { DataWorker } from './data-worker';
 
 // The data worker: fetches, parses and stores measurements in the WASM core, off the main thread.
@@ -31,6 +31,24 @@ const api: DataWorkerApi = {
   },
   async clear(target?: SeriesTarget) {
     (await ready).clear(target);
+  },
+  async parseRouteFiles(files: RouteFile[], opts: RouteImportOptions) {
+    return (await ready).parseRouteFiles(files, opts);
+  },
+  async parseSpecialRouteFiles(files: SpecialFile[], opts: { group: string; organisationId?: string }) {
+    return (await ready).parseSpecialRouteFiles(files, opts);
+  },
+  async formatResultsFile(req: TaskExportRequest) {
+    return (await ready).formatResultsFile(req);
+  },
+  async formatExceptionsFile(req: TaskExportRequest) {
+    return (await ready).formatExceptionsFile(req);
+  },
+  async formatSelectionCsv(req: TaskExportRequest) {
+    return (await ready).formatSelectionCsv(req);
+  },
+  async formatMultiTaskCsv(req: MultiTaskExportRequest) {
+    return (await ready).formatMultiTaskCsv(req);
   },
 } as unknown as DataWorkerApi;
 

@@ -3,24 +3,62 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { AppContext } from '../context';
 import { ingestDeviceMessage, uplinkTopicSerial } from './device-ingest';
 
-/** Every server process joins this shared subscription; the broker hands each uplink to one of them. */
-export const SHARED_UPLINKS = '$share/tidewatch-ingest/devices/+/uplink';
+/** Every server process of a deployment joins this shared subscription; the broker hands each uplink to one of them. */
+export const sharedUplinks = (group: string) => `$share/${group}/devices/+/uplink`;
+
+/**
+ * The client ids of a process's ingest connections: stable across restarts of the same process
+ * (host and port), so a restarted process resumes its persistent sessions and takes what the broker
+ * kept for them; with an ephemeral port (PORT=0) nothing is to be resumed, so the pid keeps two
+ * such processes on one host from taking over each other's sessions.
+ */
+export function ingestClientIdPrefix(group: string, port: number) {
+  return `${group}-${hostname()}-${port || `pid${process.pid}`}`;
+}
+
+/**
+ * Subscriber connections per server process. mqtt.js takes a connection's next message only after
+ * the PUBACK of the one before, which waits for its commit; so one connection has one uplink in
+ * flight, and a group-commit batch holds at most one uplink per connection. The broker spreads
+ * the shared subscription over all of them, so this many uplinks can share one transaction.
+ */
+export const INGEST_CONNECTIONS = 64;
 
 /**
  * Device uplinks through an external broker (MQTT_URL): devices publish devices/{serial}/uplink
  * to Mosquitto, EMQX or AWS IoT, whose own authorizer checks the device (username serial,
  * password device key, and an ACL that lets it publish only its own topic), so the server trusts
  * the topic's serial. The PUBACK to the broker is sent only after the uplink commits, and the
- * sessions are persistent, so an uplink in flight when a process dies is delivered again.
- * mqtt.js handles one message at a time per connection, hence a few connections.
+ * sessions are persistent (MQTT 5, expiring MQTT_INGEST_SESSION_EXPIRY_S after a disconnect), so an
+ * uplink in flight when a process dies is delivered again when it comes back within that time;
+ * one that never comes back stops being handed uplinks when its sessions expire, and what the
+ * broker had queued for them was never acknowledged to the device (devices/{serial}/ack).
+ * mqtt.js handles one message at a time per connection (its PUBACK is sent from the callback that
+ * lets the next message in), hence many connections (INGEST_CONNECTIONS) rather than private
+ * mqtt.js internals to pipeline one.
  */
-export function startExternalIngest(ctx: AppContext, url: string, opts: { connections?: number; clientIdPrefix?: string } = {}) {
-  const prefix = opts.clientIdPrefix ?? `tidewatch-ingest-${hostname()}-${ctx.config.PORT}`;
+export function startExternalIngest(
+  ctx: AppContext,
+  url: string,
+  /** `subscription`: another shared group, so a test's server does not share uplinks with other servers on the broker. */
+  opts: { connections?: number; clientIdPrefix?: string; subscription?: string; sessionExpirySeconds?: number } = {},
+) {
+  const group = ctx.config.MQTT_INGEST_GROUP ?? 'tidewatch-ingest';
+  const prefix = opts.clientIdPrefix ?? ingestClientIdPrefix(group, ctx.config.PORT);
+  const subscription = opts.subscription ?? sharedUplinks(group);
   const clients: MqttClient[] = [];
-  for (let i = 0; i < (opts.connections ?? 4); i++) {
-    const client = mqtt.connect(url, { clientId: `${prefix}-${i}`, clean: false, reconnectPeriod: 1000, protocolVersion: 4 });
+  const subscribed: Promise<void>[] = [];
+  for (let i = 0; i < (opts.connections ?? INGEST_CONNECTIONS); i++) {
+    // MQTT 5 so that the persistent session expires: Mosquitto keeps handing a disconnected persistent
+    // session its share of a shared subscription, so without an expiry a process that never comes
+    // back would swallow its share of every later uplink
+    const sessionExpiryInterval = opts.sessionExpirySeconds ?? ctx.config.MQTT_INGEST_SESSION_EXPIRY_S ?? 300;
+    const client = mqtt.connect(url, { clientId: `${prefix}-${i}`, clean: false, reconnectPeriod: 1000, protocolVersion: 5, properties: { sessionExpiryInterval } });
+    let markSubscribed!: () => void;
+    subscribed.push(new Promise<void>((r) => (markSubscribed = r)));
     client.on('connect', (ack) => {
-      if (!ack.sessionPresent) client.subscribe(SHARED_UPLINKS, { qos: 1 });
+      if (ack.sessionPresent) markSubscribed();
+      else client.subscribe(subscription, { qos: 1 }, (err) => (err ? ctx.log.warn({ err }, 'external ingest subscription') : markSubscribed()));
     });
     client.on('error', (err) => ctx.log.warn({ err }, 'external ingest connection'));
     // the acknowledgement of a QoS 1 message waits for this callback
@@ -43,11 +81,13 @@ export function startExternalIngest(ctx: AppContext, url: string, opts: { connec
   }
   return {
     clients,
+    /** Every connection is in the shared group (resolves once; a reconnect resubscribes by itself). */
+    ready: Promise.all(subscribed).then(() => {}),
     /** Leaves the shared group (others take over) and closes; after a crash the session is reclaimed instead. */
     async stop() {
       await Promise.all(
         clients.map(async (c) => {
-          if (c.connected) await c.unsubscribeAsync(SHARED_UPLINKS).catch(() => {});
+          if (c.connected) await c.unsubscribeAsync(subscription).catch(() => {});
           await c.endAsync().catch(() => {});
         }),
       );

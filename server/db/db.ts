@@ -8,6 +8,8 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /** PostgreSQL's connection string (a LISTEN connection of its own needs it); none for PGlite. */
+  readonly url?: string;
   /** Runs fn in one transaction; it commits when fn resolves and rolls back when it throws. */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Runs a script of several statements without parameters (migrations). */

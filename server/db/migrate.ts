@@ -11,7 +11,7 @@ const LOCK = 727_001; // advisory lock: several server processes may start at on
  * processes racing `CREATE TABLE IF NOT EXISTS` both pass the check and the second dies on
  * pg_type's unique index.
  */
-export async function migrate(db: Db): Promise<string[]> {
+export async function migrate(db: Db, opts: { /** tests: stop after this file (e.g. '013_radar_settings.sql') */ upTo?: string } = {}): Promise<string[]> {
   const applied: string[] = [];
   await db.tx(async (q) => {
     await q.query('SELECT pg_advisory_xact_lock($1)', [LOCK]);
@@ -19,6 +19,7 @@ export async function migrate(db: Db): Promise<string[]> {
     const done = new Set((await q.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()) {
       if (done.has(file)) continue;
+      if (opts.upTo !== undefined && file > opts.upTo) break;
       for (const stmt of splitSql(readFileSync(join(dir, file), 'utf8'))) await q.query(stmt);
       await q.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [file, Date.now()]);
       applied.push(file);

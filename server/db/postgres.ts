@@ -11,6 +11,7 @@ export async function openPostgres(url: string): Promise<Db> {
   const query: Queryable['query'] = async (sql, params) => (await pool.query(sql, params as unknown[])).rows;
   return {
     kind: 'postgres',
+    url,
     query,
     async tx(fn) {
       const client = await pool.connect();

@@ -6,7 +6,7 @@ import { postWebhook, webhookId, type WebhookTarget } from './webhook';
 import { checkedAddresses, checkedLookup, systemResolver, webhookUrlProblem, WEBHOOK_TARGET_MESSAGE, type Resolver } from './webhook-target';
 import { nextAttemptAt } from './backoff';
 
-/** A claimed row is hidden from other dispatchers this long (a crashed process's rows come back after it). */
+/** A claimed row is hidden from other dispatchers this long (a crashed process's rows come back after it); OUTBOX_LEASE_MS. */
 export const LEASE_MS = 120_000;
 const BATCH = 25;
 
@@ -28,6 +28,8 @@ export interface DispatcherOptions {
   sms?: SmsProvider;
   /** Name resolution for webhooks (tests pass a stub); every connection uses the addresses it checked. */
   resolve?: Resolver;
+  /** How long a claimed row is leased (default: the configured OUTBOX_LEASE_MS, else LEASE_MS). */
+  leaseMs?: number;
 }
 
 /**
@@ -53,7 +55,7 @@ export function createDispatcher(ctx: AppContext, opts: DispatcherOptions = {}) 
          SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= $1
          ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
        RETURNING id, channel, recipient, payload, attempts, created_at`,
-      [t, t + LEASE_MS, BATCH],
+      [t, t + (opts.leaseMs ?? ctx.config.OUTBOX_LEASE_MS ?? LEASE_MS), BATCH],
     );
   }
 

@@ -14,12 +14,24 @@ import {
   createTaskRequestSchema,
   pendingConfigSchema,
   taskListQuerySchema,
+  type FullRadarParams,
+  type RadarSettings,
 } from '../../src/contract/downlink-task.schema';
 import { scheduleErrors } from '../../src/domain/update-rate';
-import { badRequest } from '../http/errors';
+import { HttpError, badRequest } from '../http/errors';
 
 const COLUMNS = 'id, sensor_id, type, params, status, created_at, dispatched_at, ended_at';
 const COMPLETED = "('Success', 'Error', 'Timeout', 'Canceled')";
+
+/**
+ * The Radar Config section is 'hidden in the production stage' (sensor-setup 2); hiding is not
+ * security, so its calls (the settings read, FullRadarConfig tasks) are refused there too.
+ */
+function refuseRadarInProduction(ctx: AppContext) {
+  if (ctx.config.STAGE === 'production') {
+    throw new HttpError(403, REMOTE_TASK_CODES.radarInProduction, 'Radar configuration is not available in the production stage.');
+  }
+}
 
 /** Remote tasks of a sensor (sensor-setup 7) and the update-rate save's pendingConfig. */
 export function downlinkTaskRoutes(ctx: AppContext) {
@@ -39,13 +51,32 @@ export function downlinkTaskRoutes(ctx: AppContext) {
       [sensorId, limit],
     );
     const total = await one<{ n: number }>(ctx.db, `SELECT count(*)::int AS n FROM downlink_tasks WHERE sensor_id = $1 AND status IN ${COMPLETED}`, [sensorId]);
-    return c.json({ queued: queued.map(toTask), completed: completed.map(toTask), completedTotal: total?.n ?? 0 });
+    // FullRadarConfig params are site-admin detail (sensor-setup 6): others get the row (it still runs in order) without them
+    const shown = (t: TaskRow) => (isSiteAdmin || t.type !== 'FullRadarConfig' ? toTask(t) : { ...toTask(t), params: {} });
+    return c.json({ queued: queued.map(shown), completed: completed.map(shown), completedTotal: total?.n ?? 0 });
+  });
+
+  // The radar section's current settings (site admins, like the section): the last successful FullRadarConfig or the device's report.
+  r.get(`${base}/radar-settings`, async (c) => {
+    const { orgId, sensorId } = sensorPathSchema.parse(c.req.param());
+    const { isSiteAdmin } = await requireSetupAccess(ctx, c, orgId);
+    if (!isSiteAdmin) throw forbidden('Only site admins can see the radar settings.');
+    refuseRadarInProduction(ctx);
+    await requireOrgSensor(ctx.db, orgId, sensorId);
+    const row = await one<{ settings: FullRadarParams; source: 'task' | 'device'; task_id: string | null; updated_at: number }>(
+      ctx.db,
+      'SELECT settings, source, task_id, updated_at FROM sensor_radar_settings WHERE sensor_id = $1',
+      [sensorId],
+    );
+    const radarSettings: RadarSettings | null = row ? { settings: row.settings, source: row.source, taskId: row.task_id, updatedAt: Number(row.updated_at) } : null;
+    return c.json({ radarSettings });
   });
 
   r.post(`${base}/downlink-tasks`, async (c) => {
     const { orgId, sensorId } = sensorPathSchema.parse(c.req.param());
     const { isSiteAdmin } = await requireSetupAccess(ctx, c, orgId);
     const body = createTaskRequestSchema.parse(await c.req.json());
+    if (body.type === 'FullRadarConfig') refuseRadarInProduction(ctx);
     const fwRow =
       body.type === 'FirmwareDownload' ? await one<FirmwareRow>(ctx.db, 'SELECT * FROM firmware WHERE id = $1', [body.params.fwId]) : undefined;
     const task = await ctx.db.tx(async (q) => {

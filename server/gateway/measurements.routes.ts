@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppContext } from '../context';
-import { requireMember, type GatewayEnv } from '../http/auth';
+import { requireMemberWithSensor, type GatewayEnv } from '../http/auth';
 import { badRequest, notFound } from '../http/errors';
 import { one, type Queryable } from '../db/db';
 import { uuidParam } from '../http/input-guard';
@@ -148,11 +148,11 @@ export function measurementRoutes(ctx: AppContext) {
 
   r.get('/organisations/:orgId/sensors/:sensorId/measurements', async (c) => {
     const orgId = c.req.param('orgId');
-    await requireMember(ctx, c, orgId);
+    // membership and the sensor's organisation in one query; errors in the same order as before
+    const { sensorExists } = await requireMemberWithSensor(ctx, c, orgId, c.req.param('sensorId') ?? '');
     const sensorId = uuidParam(c, 'sensorId');
     const q = parseQuery(c.req.query());
-    const sensor = await one(ctx.db, 'SELECT 1 FROM sensors WHERE id = $1 AND org_id = $2', [sensorId, orgId]);
-    if (!sensor) throw notFound('SENSOR_NOT_FOUND', 'Sensor not found.');
+    if (!sensorExists) throw notFound('SENSOR_NOT_FOUND', 'Sensor not found.');
 
     const form: PageForm = acceptsColumns(c.req.header('Accept')) ? 'binary' : q.format;
     const { page, next } = await readMeasurements(ctx.db, sensorId, q, form);

@@ -78,7 +78,13 @@ export function userRoutes(ctx: AppContext) {
 
   r.patch('/users/:memberId', async (c) => {
     const caller = c.get('caller');
-    if (uuidParam(c, 'memberId') !== caller.id.toLowerCase()) throw forbidden('You can only change your own profile.');
+    const target = uuidParam(c, 'memberId');
+    if (target !== caller.id.toLowerCase()) {
+      // someone the caller shares an organisation with exists for them (403); anyone else does not (404)
+      const shared = await one(ctx.db, 'SELECT 1 FROM memberships a JOIN memberships b ON a.org_id = b.org_id WHERE a.user_id = $1 AND b.user_id::text = $2 LIMIT 1', [caller.id, target]);
+      if (!shared) throw notFound('USER_NOT_FOUND', 'User not found.');
+      throw forbidden('You can only change your own profile.');
+    }
     const body = updateUserRequestSchema.parse(await c.req.json());
     if ('displaySettings' in body) {
       await ctx.db.query('UPDATE users SET display_settings = $2 WHERE id = $1', [caller.id, JSON.stringify(body.displaySettings)]);

@@ -19,7 +19,10 @@ import { adminRoutes } from '../gateway/admin.routes';
 import { downlinkTaskRoutes } from '../gateway/downlink-tasks.routes';
 import { toolRoutes } from '../gateway/tools.routes';
 import { liveRoutes } from '../gateway/live.routes';
+import { webhookTestRoutes } from '../gateway/webhook-test.routes';
+import { openApiRoutes } from '../gateway/openapi';
 import { pendingInvitationRoutes } from '../gateway/pending-invitations.routes';
+import { routeTaskRoutes } from '../gateway/routes.routes';
 import { ingestRoutes } from '../ingest/ingest.routes';
 import { devRoutes } from './dev.routes';
 import { clientConfig } from './client-config';
@@ -60,6 +63,7 @@ export function createApp(ctx: AppContext) {
   });
   api.route('/', publicSignupRoutes(ctx));
   api.route('/', publicClientErrorRoutes(ctx));
+  api.route('/', openApiRoutes(() => app.routes)); // the gateway's own documentation (issue 13)
   api.use('*', requireCaller(ctx));
   api.route('/', userRoutes(ctx));
   api.route('/', organisationRoutes(ctx));
@@ -74,7 +78,9 @@ export function createApp(ctx: AppContext) {
   api.route('/', downlinkTaskRoutes(ctx));
   api.route('/', toolRoutes(ctx));
   api.route('/', liveRoutes(ctx));
+  api.route('/', webhookTestRoutes(ctx));
   api.route('/', pendingInvitationRoutes(ctx));
+  api.route('/', routeTaskRoutes(ctx)); // meter-reading service routes (issue 14)
   api.notFound((c) => c.json({ code: 'NOT_FOUND', message: `No route ${c.req.method} ${c.req.path}` }, 404));
 
   app.route('/api', api);

@@ -22,6 +22,7 @@ export function clientConfig(ctx: AppContext, requestUrl: URL) {
       },
     },
     demo: ctx.config.DEMO_MODE,
+    stage: ctx.config.STAGE,
     clientErrors: { sampleRate: ctx.config.CLIENT_ERROR_SAMPLE_RATE },
   };
 }

@@ -58,7 +58,7 @@ export async function inviteMember(ctx: AppContext, orgId: string, inviterId: st
   if (!email.ok) throw badRequest(email.error.code, email.error.message);
   const name = checkName(body.name);
   if (!name.ok) throw badRequest(name.error.code, name.error.message);
-  const mobile = body.mobile?.trim() ? normaliseMobile(body.mobile) : null;
+  const mobile = body.mobile?.trim() ? normaliseMobile(body.mobile, { possible: true }) : null;
   if (body.mobile?.trim() && !mobile) throw badRequest('INVALID_MOBILE', 'Please enter a valid phone number');
   const temp = temporaryPassword();
   const tempHash = await hashPassword(temp);

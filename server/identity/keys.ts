@@ -46,20 +46,50 @@ export async function loadSigningKey(db: Db): Promise<SigningKey> {
 const known = new Map<string, CryptoKey>();
 
 /**
- * jose's key resolver for verifying: our own key, or a key another process signed with (a key
- * rotation, or a process that started before this one), re-read from the database before the
- * token is refused.
+ * How often a process re-reads the key table for a key id it does not know. A flood of tokens
+ * with forged key ids then costs at most one query per interval (all callers share the one in
+ * flight); a rotated key must be in the table this long before it signs (it is: rotation
+ * publishes the new key in the JWKS first).
  */
-export function verificationKey(db: Queryable, key: SigningKey) {
+export const KEY_REFRESH_MS = 5_000;
+const KID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface KeyDirectory {
+  checkedAt: number;
+  loading?: Promise<void>;
+}
+// per process (its own signing key object): when it last read the table
+const directories = new WeakMap<SigningKey, KeyDirectory>();
+
+function refreshKeys(db: Queryable, dir: KeyDirectory, now: () => number): Promise<void> {
+  dir.loading ??= (async () => {
+    const rows = await db.query<{ kid: string; public_jwk: JWK }>('SELECT kid, public_jwk FROM signing_keys');
+    for (const r of rows) if (!known.has(r.kid)) known.set(r.kid, (await importJWK(r.public_jwk, 'RS256')) as CryptoKey);
+    dir.checkedAt = now();
+  })().finally(() => {
+    dir.loading = undefined;
+  });
+  return dir.loading;
+}
+
+/**
+ * jose's key resolver for verifying: our own key, or a key another process signed with (a key
+ * rotation, or a process that started before this one). An unknown key id re-reads the table at
+ * most once per KEY_REFRESH_MS (single flight) before the token is refused; a key id that is not
+ * a UUID (ours always are) is refused without a query.
+ */
+export function verificationKey(db: Queryable, key: SigningKey, now: () => number = Date.now) {
   return async (header: JWSHeaderParameters): Promise<CryptoKey> => {
     if (!header.kid || header.kid === key.kid) return key.publicKey;
     const cached = known.get(header.kid);
     if (cached) return cached;
-    const row = (await db.query<{ public_jwk: JWK }>('SELECT public_jwk FROM signing_keys WHERE kid = $1', [header.kid]))[0];
-    if (!row) throw new Error('unknown key id');
-    const pub = (await importJWK(row.public_jwk, 'RS256')) as CryptoKey;
-    known.set(header.kid, pub);
-    return pub;
+    if (!KID.test(header.kid)) throw new Error('unknown key id');
+    let dir = directories.get(key);
+    if (!dir) directories.set(key, (dir = { checkedAt: -Infinity }));
+    if (dir.loading || now() - dir.checkedAt >= KEY_REFRESH_MS) await refreshKeys(db, dir, now);
+    const found = known.get(header.kid);
+    if (!found) throw new Error('unknown key id');
+    return found;
   };
 }
 

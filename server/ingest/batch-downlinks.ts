@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/db';
 import type { Uplink } from '../../src/contract/uplink.schema';
-import { settleAndDispatch, type TaskRow } from '../tasks/lifecycle';
+import { saveRadarSettings, settleAndDispatch, type TaskRow } from '../tasks/lifecycle';
 
 export interface Downlink {
   id: string;
@@ -33,10 +33,13 @@ export async function settleDownlinks(q: Queryable, entries: Entry[]) {
     ).map((r) => r.sensor_id),
   );
   for (const e of entries) {
-    if (!busy.has(e.sensorId) && !e.up.appliedTasks.length) continue;
-    const got = await settleAndDispatch(q, e.sensorId, e.up.appliedTasks, e.now);
-    e.result.downlinks.push(...got.downlinks);
-    e.result.changedTasks.push(...got.changed);
-    if (got.requested) e.result.latest.lastDownlinkRequestAt = e.now;
+    if (busy.has(e.sensorId) || e.up.appliedTasks.length) {
+      const got = await settleAndDispatch(q, e.sensorId, e.up.appliedTasks, e.now);
+      e.result.downlinks.push(...got.downlinks);
+      e.result.changedTasks.push(...got.changed);
+      if (got.requested) e.result.latest.lastDownlinkRequestAt = e.now;
+    }
+    // a radar device reports its settings (after a boot): after its tasks' results, the device's word is the newest
+    if (e.up.radarSettings) await saveRadarSettings(q, e.sensorId, e.up.radarSettings, 'device', null, e.now);
   }
 }

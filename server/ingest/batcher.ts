@@ -20,8 +20,11 @@ type Waiting = Pending & { resolve(r: Ingested): void; reject(e: unknown): void 
  */
 export class UplinkBatcher {
   private lanes: { queue: Waiting[]; busy: boolean; scheduled: boolean }[];
-  /** The largest batch written so far (for tests). */
+  /** The largest batch written so far, and how many batches and uplinks were written (tests, bench). */
   largest = 0;
+  batches = 0;
+  uplinks = 0;
+  private held: Promise<void> | null = null;
 
   constructor(
     private readonly db: Db,
@@ -48,27 +51,58 @@ export class UplinkBatcher {
     });
   }
 
+  /** Uplinks waiting for a batch. */
+  get queued() {
+    return this.lanes.reduce((n, l) => n + l.queue.length, 0);
+  }
+
+  /**
+   * Starts no new batch until the returned function is called; uplinks keep queueing (tests use
+   * it to see how many arrive together without timing anything).
+   */
+  hold(): () => void {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    this.held = held;
+    void held.then(() => {
+      if (this.held === held) this.held = null;
+      for (const lane of this.lanes) this.pump(lane);
+    });
+    return release;
+  }
+
   private pump(lane: UplinkBatcher['lanes'][number]) {
-    if (lane.busy || !lane.queue.length) return;
+    if (this.held || lane.busy || !lane.queue.length) return;
     const batch = lane.queue.splice(0, BATCH_MAX);
     lane.busy = true;
     this.largest = Math.max(this.largest, batch.length);
+    this.batches++;
+    this.uplinks += batch.length;
     void this.write(batch).finally(() => {
       lane.busy = false;
       this.pump(lane);
     });
   }
 
-  private async write(batch: Waiting[]) {
+  private async write(batch: Waiting[], retried = false): Promise<void> {
     try {
       const results = await this.db.tx((q) => writeBatch(q, batch));
       results.forEach((r, i) => (r instanceof Error ? batch[i].reject(r) : batch[i].resolve(r)));
     } catch (err) {
+      // a month partition attached while this batch was routing a row to the default partition
+      // (server/db/measurement-partitions.ts): the same batch again routes it to the new month
+      if (!retried && isPartitionRace(err)) return this.write(batch, true);
       if (batch.length === 1) return batch[0].reject(err);
       this.log.warn({ err, uplinks: batch.length }, 'uplink batch failed; writing its uplinks one by one');
       for (const item of batch) await this.write([item]);
     }
   }
+}
+
+/** PostgreSQL's check_violation on the default partition of `measurements`: its constraint changed under the batch. */
+function isPartitionRace(err: unknown): boolean {
+  const e = err as { code?: string; table?: string } | null;
+  return e?.code === '23514' && e.table === 'measurements_default';
 }
 
 const batchers = new WeakMap<Db, UplinkBatcher>();

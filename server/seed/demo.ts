@@ -5,6 +5,7 @@ import { announceDemoWorld } from './announce';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-people';
 import { createDeviceSecret } from './device-keys';
 import { bulkLoad, insertHistory } from './history';
+import { addMonths, ensureMonths, monthStart, MONTHS_AHEAD } from '../db/measurement-partitions';
 import { alertingSerials, deriveNotifications, insertNotifications } from './seed-notifications';
 import { DEMO_PHOTOS, insertCatalogue, insertFuelInstallation } from './seed-catalogue';
 import { storeDemoPhotos } from '../storage';
@@ -16,7 +17,7 @@ import { insertTasks } from './seed-tasks';
 export { demoDeviceKey } from './device-keys';
 
 /** Advisory lock: two processes starting on one empty PostgreSQL database must not both seed. */
-const SEED_LOCK = 727_002;
+const SEED_LOCK = 727_003; // its own number: seeding and key creation (727_002) need not wait on each other
 
 export interface SeedSummary {
   ms: number;
@@ -61,6 +62,8 @@ export async function seedDemoWorld(ctx: AppContext, opts: { historyDays?: numbe
     await insertSensorRows(q, planned, orgs, secret, alertingSerials(notifications), anchor);
     let measurements = 0;
     let measurementErrors = 0;
+    // the history's months get their partitions first, so it goes straight there (not the default)
+    await ensureMonths(q, anchor - (historyDays + 1) * 86_400_000, addMonths(monthStart(anchor), MONTHS_AHEAD), anchor);
     await bulkLoad(q, async () => {
       for (const p of planned) {
         if (!p.history) continue;
@@ -76,7 +79,7 @@ export async function seedDemoWorld(ctx: AppContext, opts: { historyDays?: numbe
     await insertFuelInstallation(q, ids.get('6F708192')!, presets['Horizontal 20,000 L'], anchor);
     await storeDemoPhotos(ctx, orgs.riverbend, DEMO_PHOTOS);
     await insertTasks(q, ids, users, firmware, anchor);
-    const readings = await insertRoutes(q, orgs.harbour, users.reader, anchor);
+    const readings = await insertRoutes(q, orgs.harbour, users.reader, anchor, ctx); // ctx: the readings' photos (issue 14)
     const meta: SeededMeta = { at: anchor, historyDays };
     await q.query(`INSERT INTO app_meta (key, value) VALUES ('seeded', $1)`, [JSON.stringify(meta)]);
     return { measurements, measurementErrors, notifications: notifications.length, readings };

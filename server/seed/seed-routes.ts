@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { unit } from '../../src/domain/signals';
+import type { AppContext } from '../context';
 import type { Queryable } from '../db/db';
+import { meterException } from '../routes/exceptions';
+import { photo } from '../simulator/meter-photo';
+import { storeFile } from '../storage';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -37,8 +41,11 @@ const LOCATIONS = ['Front boundary left', 'Front boundary right', 'Under drivewa
 const CANT_READ = ['Buried', "Can't Find", 'Car Over', 'Damaged', 'Dog', 'Flooded', 'Leaking', 'No Meter'];
 const COMMENTS = ['Broken Lid', 'Box Cut Away', 'No Seal', 'Leaking', 'Meter Damaged', 'Data Incorrect'];
 
-/** Route metadata, route tasks with increasing task numbers, and readings in every state. */
-export async function insertRoutes(q: Queryable, orgId: string, readerId: string, anchor: number): Promise<number> {
+/**
+ * Route metadata, route tasks with increasing task numbers, and readings in every state; with a
+ * context, the completed readings get the photos the reader took (the same drawing as the simulated reader's).
+ */
+export async function insertRoutes(q: Queryable, orgId: string, readerId: string, anchor: number, ctx?: Pick<AppContext, 'config'>): Promise<number> {
   let count = 0;
   for (const [ti, r] of ROUTES.entries()) {
     const routeName = r.special ? `SP${Math.floor((anchor - 3 * HOUR) / 1000)}` : r.name;
@@ -52,13 +59,23 @@ export async function insertRoutes(q: Queryable, orgId: string, readerId: string
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [taskId, orgId, 1001 + ti, routeName, r.group, r.special ?? false, r.assigned ? readerId : null, r.special ? null : '2611', started, finished ? started! + spent! : null, r.state === 'exported', spent, anchor - (30 - ti) * DAY],
     );
-    for (let i = 0; i < r.readings; i++) await insertReading(q, taskId, r, ti, i, started, readerId, anchor);
+    for (let i = 0; i < r.readings; i++) await insertReading(q, taskId, r, ti, i, started, readerId, anchor, ctx && { ctx, orgId });
     count += r.readings;
   }
   return count;
 }
 
-async function insertReading(q: Queryable, taskId: string, r: DemoRoute, ti: number, i: number, started: number | null, readerId: string, anchor: number) {
+async function insertReading(
+  q: Queryable,
+  taskId: string,
+  r: DemoRoute,
+  ti: number,
+  i: number,
+  started: number | null,
+  readerId: string,
+  anchor: number,
+  store?: { ctx: Pick<AppContext, 'config'>; orgId: string },
+) {
   const u = (salt: number) => unit(4242 + ti, i, salt);
   const pick = <T,>(list: T[], salt: number) => list[Math.floor(u(salt) * list.length)];
   const prev = 1000 + Math.floor(u(1) * 90000);
@@ -66,10 +83,20 @@ async function insertReading(q: Queryable, taskId: string, r: DemoRoute, ti: num
   const completed = i < r.done;
   const cantRead = completed && u(3) < 0.12 ? pick(CANT_READ, 4) : null;
   const roll = u(5);
-  const consumption = roll < 0.06 ? 0 : roll < 0.1 ? -Math.ceil(u(6) * 15) : roll < 0.16 ? usual * 4 + Math.floor(u(7) * 200) : usual + Math.floor((u(8) - 0.5) * 10);
+  const consumption = roll < 0.06 ? 0 : roll < 0.1 ? -Math.ceil(u(6) * 15) : roll < 0.16 ? usual * 4 + 400 + Math.floor(u(7) * 200) : usual + Math.floor((u(8) - 0.5) * 10);
   const value = !completed ? null : cantRead ? (u(9) < 0.5 ? -1 : null) : prev + consumption;
-  const exception = !completed ? null : cantRead ? 'CantRead' : consumption === 0 ? 'NoConsumption' : consumption < 0 ? 'NegativeConsumption' : consumption > usual * 3 ? 'HighConsumption' : 'NoError';
   const comment = completed && !cantRead && u(10) < 0.15 ? pick(COMMENTS, 11) : null;
+  const serviceRequired = comment === 'Leaking' || comment === 'Meter Damaged' || cantRead === 'Damaged';
+  const prevDate = anchor - (95 + Math.floor(u(25) * 10)) * DAY;
+  const recordedAt = completed ? started! + (i + 1) * 7 * MIN : null;
+  // the same rule as the record call (server/routes/exceptions.ts), so an edit never changes an untouched exception
+  const exception = !completed ? null : meterException({ value: value === -1 ? null : value, cantReadCode: cantRead, serviceRequired, recordedAt: recordedAt!, previous: prev, previousAt: prevDate });
+  const id = randomUUID();
+  let photoName: string | null = null;
+  if (store && completed) {
+    photoName = `reading-${id}-seed.png`;
+    await storeFile(store.ctx, store.orgId, photoName, Buffer.from(photo(Math.floor(u(26) * 1e9), value === -1 ? null : value).data, 'base64'));
+  }
   const number = 2 + Math.floor(u(12) * 180);
   const meterInfo = {
     serial: `${pick(['19M', '21E', '17K'], 13)}${String(Math.floor(u(14) * 1e6)).padStart(6, '0')}`,
@@ -83,26 +110,29 @@ async function insertReading(q: Queryable, taskId: string, r: DemoRoute, ti: num
   };
   await q.query(
     `INSERT INTO meter_readings (id, route_task_id, sequence, meter_info, ozone_reference, value, recorded_at, recorded_by, completed, notes, cant_read_code,
-                                 comment_code, exception, service_required, edited, last_recorded_reading, imported_prev_reading)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+                                 comment_code, exception, service_required, edited, last_recorded_reading, imported_prev_reading, reason, photo_url, position)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
     [
-      randomUUID(),
+      id,
       taskId,
       (i + 1) * 10,
       JSON.stringify(meterInfo),
       `OZ${String(4100000 + ti * 1000 + i)}`,
       value,
-      completed ? started! + (i + 1) * 7 * MIN : null,
+      recordedAt,
       completed ? readerId : null,
       completed,
-      r.special ? pick(['Customer reports leak', 'Final read: change of ownership', 'Check read requested'], 23) : cantRead === 'Dog' ? 'Dog loose on property' : null,
+      cantRead === 'Dog' ? 'Dog loose on property' : null,
       cantRead,
       comment,
       exception,
-      comment === 'Leaking' || comment === 'Meter Damaged' || cantRead === 'Damaged',
+      serviceRequired,
       completed && r.state !== 'active' && u(24) < 0.1,
       prev,
-      JSON.stringify({ value: prev, date: anchor - (95 + Math.floor(u(25) * 10)) * DAY }),
+      JSON.stringify({ value: prev, date: prevDate }),
+      r.special ? pick(['Customer reports leak', 'Final read: change of ownership', 'Check read requested'], 23) : null,
+      photoName,
+      completed ? JSON.stringify({ latitude: meterInfo.latitude + (u(27) - 0.5) * 0.0002, longitude: meterInfo.longitude + (u(28) - 0.5) * 0.0002, accuracy: 5 }) : null,
     ],
   );
 }

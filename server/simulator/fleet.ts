@@ -4,6 +4,8 @@ import { ingestUplink } from '../ingest/uplink';
 import { demoDeviceKey, seededMeta } from '../seed/demo';
 import { DEMO_SENSORS, demoSensorBySerial, modelFor } from '../seed/demo-sensors';
 import { unit } from '../../src/domain/signals';
+import { createMeterReader } from './meter-reader';
+import { fullRadarParamsSchema, type FullRadarParams } from '../../src/contract/downlink-task.schema';
 import { applyDownlink, dueUplinks, markSent, type BootInfo, type FirmwareImage, type VirtualSensor } from './virtual-sensor';
 
 const MIN = 60_000;
@@ -35,6 +37,8 @@ export interface Fleet {
   serials(): string[];
   /** Gives up the lease so that another process (a restart) takes over at once. */
   release(): Promise<void>;
+  /** Whether this process held the simulator lease at the last sync (the meter reader runs only then). */
+  leased(): boolean;
 }
 
 /**
@@ -49,6 +53,7 @@ export function createFleet(ctx: AppContext): Fleet {
   let lastSync = -Infinity;
   let anchor: number | undefined;
   const holder = randomUUID();
+  let leaseHeld = false;
 
   async function holdLease(now: number): Promise<boolean> {
     const rows = await ctx.db.query(
@@ -62,7 +67,8 @@ export function createFleet(ctx: AppContext): Fleet {
   async function sync(now: number) {
     lastSync = now;
     anchor ??= (await seededMeta(ctx.db))?.at;
-    if (anchor === undefined || !(await holdLease(now))) {
+    leaseHeld = anchor !== undefined && (await holdLease(now));
+    if (anchor === undefined || !leaseHeld) {
       fleet.clear();
       return;
     }
@@ -103,9 +109,24 @@ export function createFleet(ctx: AppContext): Fleet {
       boot: r.latest_boot_info ?? {},
       booted: r.latest_data === null,
       applied: await redeliveredTasks(r.id),
+      radar: await radarSettingsOf(r.id),
       txCount: 0,
       failures: 0,
     };
+  }
+
+  // What the device's radar runs with: as last recorded, else the last full radar configuration it applied (the seeded history).
+  async function radarSettingsOf(sensorId: string): Promise<FullRadarParams | undefined> {
+    const [known] = await ctx.db.query<{ settings: FullRadarParams }>('SELECT settings FROM sensor_radar_settings WHERE sensor_id = $1', [sensorId]);
+    const [task] = known
+      ? []
+      : await ctx.db.query<{ params: FullRadarParams }>(
+          `SELECT params FROM downlink_tasks WHERE sensor_id = $1 AND type = 'FullRadarConfig' AND status = 'Success' ORDER BY ended_at DESC LIMIT 1`,
+          [sensorId],
+        );
+    // what the device reports must pass the uplink contract, or the whole uplink would be refused
+    const parsed = fullRadarParamsSchema.safeParse(known?.settings ?? task?.params);
+    return parsed.success ? parsed.data : undefined;
   }
 
   // Tasks dispatched before a restart reached the device: it reports them with its next uplink.
@@ -143,7 +164,9 @@ export function createFleet(ctx: AppContext): Fleet {
 
   return {
     serials: () => [...fleet.keys()],
+    leased: () => leaseHeld,
     async release() {
+      leaseHeld = false;
       fleet.clear();
       await ctx.db.query(`DELETE FROM app_meta WHERE key = 'simulator_lease' AND value->>'holder' = $1`, [holder]);
     },
@@ -179,11 +202,13 @@ export function lostDownlink(v: Pick<VirtualSensor, 'radio' | 'signalBase'>, tas
 /** Starts the fleet on a 1 s wall-clock timer (unref'd, so it never keeps the process alive). */
 export function startSimulator(ctx: AppContext) {
   const fleet = createFleet(ctx);
+  const reader = createMeterReader(ctx); // issue 14: works through the demo reader's route tasks under the same lease
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     if (running) return; // a slow tick (first sync, a busy database) is never overlapped
     running = fleet
       .tick()
+      .then(() => (fleet.leased() ? reader.tick() : 0))
       .catch((err) => ctx.log.warn({ err }, 'simulator tick failed'))
       .finally(() => (running = undefined));
   }, 1000);

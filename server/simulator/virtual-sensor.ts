@@ -1,6 +1,8 @@
 import { sampleAt, unit, type SignalModel } from '../../src/domain/signals';
 import type { Uplink, UplinkAck } from '../../src/contract/uplink.schema';
 import { jitterSignal, linkQualityOf } from './radio';
+import type { FullRadarParams } from '../../src/contract/downlink-task.schema';
+import { FULL_RADAR_DEFAULTS } from '../../src/domain/task-params';
 
 const MIN = 60_000;
 const DAY = 1440 * MIN;
@@ -37,9 +39,17 @@ export interface VirtualSensor {
   booted: boolean;
   /** Results of downlink tasks applied since the last uplink. */
   applied: { id: string; ok: boolean }[];
+  /** A radar device's radar settings (factory defaults until a FullRadarConfig task changes them). */
+  radar?: FullRadarParams;
+  /** The radar settings went out since the device (or the simulator) started: a radar reports them once after a start. */
+  radarReported?: boolean;
   txCount: number;
   failures: number;
 }
+
+const RADAR = new Set(['LS1-R', 'T35', 'T35-Pro', 'LS1-R-12M']);
+const radarOf = (v: VirtualSensor): FullRadarParams =>
+  v.radar ?? { ...FULL_RADAR_DEFAULTS, length: Math.round((FULL_RADAR_DEFAULTS.endDistance - FULL_RADAR_DEFAULTS.startDistance) * 1000) / 1000 };
 
 /** The uplinks due at `now`: every slot since the last one sent, in chunks the contract accepts. */
 export function dueUplinks(v: VirtualSensor, now: number): { uplink: Uplink; lastSlot: number }[] {
@@ -67,7 +77,15 @@ export function dueUplinks(v: VirtualSensor, now: number): { uplink: Uplink; las
     }
     const first = out.length === 0;
     out.push({
-      uplink: { ...head, measurements, errors, appliedTasks: first ? v.applied : [], ...(first && v.booted ? { bootInfo: v.boot } : {}) },
+      uplink: {
+        ...head,
+        measurements,
+        errors,
+        appliedTasks: first ? v.applied : [],
+        // after a (re)boot the device says what it runs: its boot info and, for a radar, its radar settings
+        ...(first && v.booted ? { bootInfo: v.boot } : {}),
+        ...(first && RADAR.has(v.sensorType) && (v.booted || !v.radarReported) ? { radarSettings: radarOf(v) } : {}),
+      },
       lastSlot: last,
     });
   } while (slot <= newest);
@@ -79,12 +97,12 @@ export function markSent(v: VirtualSensor, sent: { uplink: Uplink; lastSlot: num
   v.lastSlot = Math.max(v.lastSlot, sent.lastSlot);
   if (sent.uplink.appliedTasks.length) v.applied = v.applied.filter((a) => !sent.uplink.appliedTasks.includes(a));
   if (sent.uplink.bootInfo) v.booted = false;
+  if (sent.uplink.radarSettings) v.radarReported = true;
   v.battery = Math.max(0, v.battery - ((now - v.lastTx) / DAY) * 0.04 - 0.0004);
   v.lastTx = now;
   v.txCount++;
 }
 
-const RADAR = new Set(['LS1-R', 'T35', 'T35-Pro', 'LS1-R-12M']);
 const ALARM_TYPES = new Set(['THRESHOLD_INCREASING', 'THRESHOLD_DECREASING', 'DELTA_INCREASING', 'DELTA_DECREASING', 'ACCELEROMETER']);
 const isInt = (x: unknown, min: number, max: number): x is number => Number.isInteger(x) && (x as number) >= min && (x as number) <= max;
 
@@ -122,8 +140,11 @@ export function applyDownlink(v: VirtualSensor, task: UplinkAck['downlinks'][num
       v.booted = true; // the device restarts into the new image
       return true;
     }
-    case 'RadarConfig':
     case 'FullRadarConfig':
+      if (!RADAR.has(v.sensorType)) return false;
+      v.radar = { ...radarOf(v), ...(p as Partial<FullRadarParams>) };
+      return true;
+    case 'RadarConfig':
     case 'TransmissionConfig':
       return RADAR.has(v.sensorType);
     case 'ExtendedConfig':

@@ -77,10 +77,27 @@ async function applySuccess(q: Queryable, t: TaskRow) {
         JSON.stringify({ additionalRadarDataEnabled: !!p.additionalRadarDataEnabled, startingLevelMm: p.startingLevelMm ?? null }),
       ]);
       break;
+    case 'FullRadarConfig':
+      await saveRadarSettings(q, t.sensor_id, p, 'task', t.id, t.ended_at ?? 0);
+      break;
     default:
-      // firmware: the device reboots and reports its new boot info; radar settings live on the device
+      // firmware: the device reboots and reports its new boot info
       break;
   }
+}
+
+/** The radar settings the sensor runs with (migration 013): the latest of a successful FullRadarConfig task and the device's own report. */
+export async function saveRadarSettings(q: Queryable, sensorId: string, settings: Record<string, unknown>, source: 'task' | 'device', taskId: string | null, now: number) {
+  const s = { ...settings };
+  if (typeof s.startDistance === 'number' && typeof s.endDistance === 'number' && s.length === undefined) {
+    s.length = Math.round((s.endDistance - s.startDistance) * 1000) / 1000;
+  }
+  await q.query(
+    `INSERT INTO sensor_radar_settings (sensor_id, settings, source, task_id, updated_at) VALUES ($1, $2::jsonb, $3, $4, $5)
+     ON CONFLICT (sensor_id) DO UPDATE SET settings = EXCLUDED.settings, source = EXCLUDED.source, task_id = EXCLUDED.task_id, updated_at = EXCLUDED.updated_at
+     WHERE sensor_radar_settings.updated_at <= EXCLUDED.updated_at`,
+    [sensorId, JSON.stringify(s), source, taskId, now],
+  );
 }
 
 /** pendingConfig goes once no SensorConfig or ExtendedConfig task is queued any more. */
@@ -158,7 +175,10 @@ export async function publishTasks(ctx: AppContext, sensorId: string, tasks: Tas
   if (!row?.org_id) return;
   const sensor = toSensor(row);
   for (const t of tasks) {
-    const msg: LiveTaskMessage = { sensorId, serial: row.serial, task: toTask(t), sensor };
+    // every member of the organisation hears this topic: FullRadarConfig params are site-admin detail
+    // (sensor-setup 6), read through the task list by those who may see them
+    const task = t.type === 'FullRadarConfig' ? { ...toTask(t), params: {} } : toTask(t);
+    const msg: LiveTaskMessage = { sensorId, serial: row.serial, task, sensor };
     await ctx.publisher.publish(topics.downlinkTasks(row.org_id, sensorId), msg).catch((err) => ctx.log.warn({ err }, 'publish failed'));
   }
 }

@@ -4,7 +4,7 @@ import type { TaskRow } from './lifecycle';
 import type { Alarm, Firmware } from '../../src/contract/sensor.schema';
 import { REMOTE_TASK_CODES as CODES, type CreateTaskRequest } from '../../src/contract/downlink-task.schema';
 import { SITE_ADMIN_TYPES, TASK_MESSAGES, blockerMessage, remoteTasksBlocker, typePermitted, underLimit, type TaskSensor } from '../../src/domain/remote-tasks';
-import { alarmValueError, offeredAlarmTypes, sameAlarm, userRangeErrors } from '../../src/domain/task-params';
+import { alarmsInForce, alarmValueError, offeredAlarmTypes, sameAlarm, userRangeErrors } from '../../src/domain/task-params';
 import { alarmOptions, scheduleErrors, SCHEDULE_MESSAGES } from '../../src/domain/update-rate';
 import { firmwareApplies } from '../../src/domain/firmware';
 import { FIRMWARE_MIN } from '../../src/domain/remote-tasks';
@@ -108,13 +108,7 @@ function checkAlarm(p: Extract<CreateTaskRequest, { type: 'AlarmConfig' }>['para
   const current = alarms[String(p.index)];
   if (!(current?.type === p.value.type) && !offeredAlarmTypes(alarms, new Set()).includes(p.value.type)) throw invalid('This alarm type is not available for this sensor.');
   // the ordering rule compares with the thresholds in force once the queue has run
-  const others: Partial<Record<Alarm['type'], number>> = {};
-  for (const [k, a] of Object.entries(alarms)) if (a.enabled && Number(k) !== p.index) others[a.type] = a.threshold;
-  for (const t of queuedAlarms) {
-    const v = t.params.value as Alarm;
-    if (v.enabled) others[v.type] = v.threshold;
-    else delete others[v.type];
-  }
+  const others = alarmsInForce(alarms, queuedAlarms.map((t) => t.params.value as Alarm), p.index);
   const err = alarmValueError(p.value, { sensorType: sensor.sensor_type, offset: sensor.display_info?.offsetMeasurement }, others);
   if (err) throw invalid(err);
   return p;

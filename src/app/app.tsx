@@ -9,13 +9,13 @@ import type { ClientConfig } from '../shared/session';
 import { AuthContext, type AuthRef } from './auth-context';
 import { ConfigContext } from './config-context';
 import { createAppRouter } from './router';
-import { NOTICE_MS, theme } from './theme';
+import { cssVariablesResolver, NOTICE_MS, theme } from './theme';
 
 /** Root component: theme, toasts (notices 4 s; callers pass 2 s for transient coloured messages), auth, config and the router. */
 export function App({ config, auth }: { config: ClientConfig; auth: AuthRef }) {
   const router = useMemo(() => createAppRouter(), []);
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
       <Notifications position="top-right" autoClose={NOTICE_MS} limit={4} />
       <ConfigContext.Provider value={config}>
         <AuthContext.Provider value={auth}>

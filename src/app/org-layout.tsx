@@ -1,14 +1,12 @@
-import { useEffect, useMemo, type ReactNode } from 'react';
-import { useSelector } from '@xstate/react';
-import { Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { SessionContext, useSession, type Session } from '../shared/session';
-import { useAuthRef } from './auth-context';
-import { useConfig } from './config-context';
+import { useEffect, type ReactNode } from 'react';
+import { Navigate, Outlet, useLocation, useParams } from 'react-router-dom';
+import { SessionContext, useSession } from '../shared/session';
 import { AppFrame } from './frame/app-frame';
 import { useOrgs } from './organisations';
+import { useOrgSession } from './org-session';
 import { MeterReaderPage } from './pages/status-pages';
 import { PendingInvitationsPrompt } from './pending-invitations';
-import { defaultOrganisation, defaultSection, forgetOrganisation, isMeterReader, isSection, orgPath, rememberOrganisation, resolveOrgSlug, type OrgSection } from './sections';
+import { defaultOrganisation, defaultSection, isMeterReader, isSection, orgPath, rememberOrganisation, resolveOrgSlug, type OrgSection } from './sections';
 
 /**
  * /org/:orgSlug : resolves the organisation, provides the Session to its pages and draws the frame.
@@ -18,10 +16,6 @@ import { defaultOrganisation, defaultSection, forgetOrganisation, isMeterReader,
 export function OrgLayout() {
   const { orgSlug } = useParams();
   const { pathname, search } = useLocation();
-  const navigate = useNavigate();
-  const auth = useAuthRef();
-  const user = useSelector(auth, (s) => s.context.user);
-  const config = useConfig();
   const { organisations, refresh } = useOrgs();
   const org = organisations.find((o) => o.slug === orgSlug);
 
@@ -29,25 +23,7 @@ export function OrgLayout() {
     if (org) rememberOrganisation(org);
   }, [org]);
 
-  const session = useMemo<Session | null>(
-    () =>
-      org && user
-        ? {
-            user,
-            organisations,
-            org,
-            orgPath: orgPath(org.slug),
-            config,
-            signOut: () => {
-              forgetOrganisation();
-              auth.send({ type: 'LOGOUT' });
-              navigate('/login', { replace: true });
-            },
-            refreshOrganisations: refresh,
-          }
-        : null,
-    [org, user, organisations, config, auth, navigate, refresh],
-  );
+  const session = useOrgSession(org, organisations, refresh);
 
   if (!org) {
     // an old slug (the organisation was renamed) resolves through that organisation's id; only
@@ -78,5 +54,12 @@ export function SectionPage({ section, children }: { section: OrgSection; childr
   const { org } = useSession();
   if (!isSection(org, section)) return <DefaultSectionRedirect />;
   if (isMeterReader(org)) return <MeterReaderPage />;
+  return <>{children}</>;
+}
+
+/** Service routes need the organisation's meterReading feature; without it the user goes to / (organisation-and-routes 2.4). */
+export function RequireMeterReading({ children }: { children: ReactNode }) {
+  const { org } = useSession();
+  if (!org.features.meterReading) return <Navigate to="/" replace />;
   return <>{children}</>;
 }

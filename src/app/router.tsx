@@ -8,20 +8,24 @@ import { VerifyEmailPage } from '../features/auth/verify-email-page';
 import { NotificationsPage } from '../features/notifications/notifications-page';
 import { ClientErrorsPage } from '../features/client-errors/client-errors-page';
 import { SignupPage } from '../features/signup/signup-page';
+import { OrgSettingsPage } from '../features/org-settings/settings-frame';
 import { useAuthRef } from './auth-context';
 import { useConfig } from './config-context';
 import { AuthLayout } from './frame/auth-layout';
 import { PlainLayout } from './frame/plain-layout';
 import { CatchAll, Landing, RequireAuth, SignedOutOnly } from './guards';
 import { supportHref } from './links';
-import { DefaultSectionRedirect, OrgLayout, SectionPage } from './org-layout';
+import { DefaultSectionRedirect, OrgLayout, RequireMeterReading, SectionPage } from './org-layout';
 import { DefaultOrgRedirect, OrgsGate } from './organisations';
 import { RouteErrorPage } from './pages/status-pages';
+import { UserSettings, UserSettingsArea } from './user-settings-area';
+import { ApiDocsPage } from '../features/api-docs/api-docs-page';
 
 // The sensors area carries the chart (uPlot, the data worker) and the map (maplibre): it loads
 // on first visit so the sign-in pages stay small.
 const SensorsArea = lazy(() => import('./sensors-area').then((m) => ({ default: m.SensorsArea })));
 const MapArea = lazy(() => import('./map-area').then((m) => ({ default: m.MapArea })));
+const ServiceRoutes = lazy(() => import('./service-routes-area').then((m) => ({ default: m.ServiceRoutes })));
 const Lazy = ({ children }: { children: ReactNode }) => (
   <Suspense
     fallback={
@@ -54,6 +58,8 @@ export function createAppRouter() {
       ...boundary,
       children: [
         { path: '/', element: <Landing />, ...boundary },
+        // the gateway's API documentation (linked from the Integration settings): public, like the document
+        { element: <PlainLayout />, ...boundary, children: [{ path: 'api-docs', element: <ApiDocsPage />, ...boundary }] },
         {
           element: <SignedOutOnly />,
           ...boundary,
@@ -75,8 +81,22 @@ export function createAppRouter() {
           ...boundary,
           children: [
             { element: <PlainLayout />, ...boundary, children: [{ path: 'verify-email', element: <VerifyEmail />, ...boundary }] },
-            // User settings (the third document) are not built yet: no dead page, back to the app.
-            { path: 'settings/*', element: <Navigate to="/" replace /> },
+            // the signed-in user's settings (organisation-and-routes 2.2), in the default organisation's frame
+            {
+              path: 'settings',
+              element: <OrgsGate />,
+              ...boundary,
+              children: [
+                {
+                  element: <UserSettingsArea />,
+                  ...boundary,
+                  children: [
+                    { index: true, element: <Navigate to="account" replace /> },
+                    { path: ':section/*', element: <UserSettings />, ...boundary },
+                  ],
+                },
+              ],
+            },
             {
               path: 'org',
               element: <OrgsGate />,
@@ -91,10 +111,14 @@ export function createAppRouter() {
                     { index: true, element: <DefaultSectionRedirect /> },
                     { path: 'sensors/*', element: <SectionPage section="sensors"><Lazy><SensorsArea /></Lazy></SectionPage>, ...boundary },
                     { path: 'map/:serial?', element: <SectionPage section="map"><Lazy><MapArea /></Lazy></SectionPage>, ...boundary },
+                    // meter-reading organisations only (organisation-and-routes 2.4); others go to /
+                    { path: 'service-routes/*', element: <RequireMeterReading><SectionPage section="service-routes"><Lazy><ServiceRoutes /></Lazy></SectionPage></RequireMeterReading>, ...boundary },
                     { path: 'notifications', element: <SectionPage section="notifications"><NotificationsPage /></SectionPage>, ...boundary },
+                    // every role, meter readers included: they see settings without action controls (organisation-and-routes 1, 6)
+                    { path: 'settings/*', element: <OrgSettingsPage />, ...boundary },
                     // site admins: client error reports (monitoring-client 9), from the profile menu
                     { path: 'client-errors', element: <ClientErrorsPage />, ...boundary },
-                    // service-routes, settings and anything unknown: the default section.
+                    // anything unknown: the default section.
                     { path: '*', element: <DefaultSectionRedirect /> },
                   ],
                 },

@@ -17,19 +17,23 @@ const org = (slug: string, meterReading = false, id = slug): Organisation => ({
 describe('organisation sections (monitoring-client 2.1, organisation-and-routes 2.5)', () => {
   it('meterReading organisations swap the sensors entry away; unbuilt sections are not offered', () => {
     expect(sectionsFor(org('a'))).toEqual(['sensors', 'map', 'notifications']);
-    expect(sectionsFor(org('b', true))).toEqual(['notifications']);
+    expect(sectionsFor(org('b', true))).toEqual(['service-routes', 'notifications']);
+    expect(isSection(org('a'), 'service-routes')).toBe(false);
     expect(isSection(org('a'), 'map')).toBe(true);
     expect(isSection(org('b', true), 'map')).toBe(false);
     expect(isSection(org('a'), 'settings')).toBe(false);
-    expect(defaultSection(org('b', true))).toBe('notifications');
+    expect(defaultSection(org('b', true))).toBe('service-routes');
   });
 
   it('switching organisation rewrites the slug and keeps a section the new organisation has', () => {
     expect(switchOrgPath('/org/riverbend-water/notifications', org('harbour'))).toBe('/org/harbour/notifications');
     expect(switchOrgPath('/org/riverbend-water/sensors/1A2B3C4D/dashboard', org('other'))).toBe('/org/other/sensors');
-    expect(switchOrgPath('/org/riverbend-water/sensors', org('council', true))).toBe('/org/council/notifications');
+    expect(switchOrgPath('/org/riverbend-water/sensors', org('council', true))).toBe('/org/council/service-routes');
+    expect(switchOrgPath('/org/council/service-routes/12', org('other'))).toBe('/org/other/sensors');
     expect(switchOrgPath('/org/riverbend-water/map/1A2B3C4D', org('other'))).toBe('/org/other/map');
-    expect(switchOrgPath('/org/riverbend-water/map', org('council', true))).toBe('/org/council/notifications');
+    expect(switchOrgPath('/org/riverbend-water/map', org('council', true))).toBe('/org/council/service-routes');
+    // settings exist in every organisation: the same settings section stays
+    expect(switchOrgPath('/org/riverbend-water/settings/members', org('council', true))).toBe('/org/council/settings/members');
   });
 
   it('the switcher is a name for 1, a dropdown up to 6 and a typeahead above 6', () => {

@@ -3,16 +3,16 @@ import { ROLES } from '../contract/organisation.schema';
 
 /**
  * Which sections of /org/:orgSlug an organisation shows (monitoring-client 2.1; organisation-and-routes 2.5).
- * Sections whose screens are not built yet (service-routes, settings) are left out, so the
- * navigation has no dead links and their paths fall back to the default section.
+ * Sections whose screens are not built yet (settings) are left out, so the navigation has no
+ * dead links and their paths fall back to the default section.
  */
-export type OrgSection = 'sensors' | 'map' | 'notifications';
+export type OrgSection = 'sensors' | 'map' | 'notifications' | 'service-routes';
 
-export const SECTION_LABELS: Record<OrgSection, string> = { sensors: 'Sensors', map: 'Map', notifications: 'Notifications' };
+export const SECTION_LABELS: Record<OrgSection, string> = { sensors: 'Sensors', map: 'Map', notifications: 'Notifications', 'service-routes': 'Service Routes' };
 
 export function sectionsFor(org: Pick<Organisation, 'features'>): OrgSection[] {
   // meterReading swaps the map and sensors entries for service routes.
-  return org.features.meterReading ? ['notifications'] : ['sensors', 'map', 'notifications'];
+  return org.features.meterReading ? ['service-routes', 'notifications'] : ['sensors', 'map', 'notifications'];
 }
 
 export const defaultSection = (org: Pick<Organisation, 'features'>): OrgSection => sectionsFor(org)[0];
@@ -29,7 +29,9 @@ export const orgPath = (slug: string) => `/org/${slug}`;
  * organisation has it; what lies below it (a sensor of the old organisation) is dropped.
  */
 export function switchOrgPath(pathname: string, target: Pick<Organisation, 'slug' | 'features'>): string {
-  const [, , , section] = pathname.split('/');
+  const [, , , section, sub] = pathname.split('/');
+  // organisation settings exist in every organisation: stay in the same settings section
+  if (section === 'settings') return `${orgPath(target.slug)}/settings${sub ? `/${sub}` : ''}`;
   return `${orgPath(target.slug)}/${isSection(target, section) ? section : defaultSection(target)}`;
 }
 

@@ -120,6 +120,7 @@ function SensorDetail({ sensor, sensorsUrl, mobile, onSaved }: { sensor: Sensor;
           isSiteAdmin={user.isSiteAdmin}
           mobile={mobile}
           mapStyles={config.map.styles}
+          production={config.stage !== 'development'}
           onSaved={onSaved}
         />
       ) : tab === 'dashboard' ? (

@@ -1,4 +1,5 @@
-import { createTheme, type MantineColorsTuple } from '@mantine/core';
+import { Anchor, createTheme, Drawer, Loader, Menu, Modal, Notification, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+import { accessibleColors } from './palette';
 
 // Calm water: a blue-teal primary ("tide") from shallow to deep, and a deep-water navy for brand surfaces.
 const tide: MantineColorsTuple = ['#e5f7f9', '#d2eef2', '#a6dce4', '#76c9d5', '#4fb8c8', '#36adc0', '#2391a6', '#137f93', '#006f83', '#005f70'];
@@ -8,8 +9,11 @@ const font = 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 
 export const theme = createTheme({
   primaryColor: 'tide',
-  primaryShade: { light: 7, dark: 5 },
-  colors: { tide, deep },
+  // shade 8 under white text in the dark scheme: 4.5:1 (issue 16); palettes darkened to WCAG AA (palette.ts)
+  primaryShade: { light: 7, dark: 8 },
+  colors: accessibleColors({ tide, deep }),
+  // prefers-reduced-motion: Mantine's transitions (modals, menus, drawers) become instant
+  respectReducedMotion: true,
   fontFamily: font,
   headings: { fontFamily: font, fontWeight: '650' },
   defaultRadius: 'md',
@@ -19,6 +23,17 @@ export const theme = createTheme({
     TextInput: { defaultProps: { radius: 'md' } },
     PasswordInput: { defaultProps: { radius: 'md' } },
     Paper: { defaultProps: { radius: 'lg' } },
+    // a menu holds only menu items: no focusable role=presentation placeholder in it (axe
+    // aria-required-children); opened from the keyboard, focus goes to the first item instead
+    Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
+    // links are underlined: told from the text around them by more than colour (WCAG 1.4.1)
+    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    // a loader is a named status (a bare span may not carry aria-label)
+    Loader: Loader.extend({ defaultProps: { role: 'status', 'aria-label': 'Loading' } }),
+    // every close button has a name (axe button-name)
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
   },
 });
 
@@ -28,3 +43,46 @@ export { MOBILE_QUERY } from '../shared/layout';
 /** Toasts: notices stay 4 s, transient coloured messages 2 s (DESIGN.md). */
 export const NOTICE_MS = 4000;
 export const TRANSIENT_MS = 2000;
+
+/**
+ * The app's surfaces in both colour schemes (prefers-color-scheme, issue 16): the page behind the
+ * cards, the bars and panels, their borders. Use these, never literal white or light greys.
+ */
+export const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: {
+    // links: the primary's shade 8, which reads at 4.5:1 on white and on the light alert tints too
+    '--mantine-color-anchor': 'var(--mantine-color-tide-8)',
+    '--tw-page-bg': 'var(--mantine-color-gray-0)',
+    '--tw-surface': 'var(--mantine-color-white)',
+    '--tw-border': 'var(--mantine-color-gray-3)',
+    '--tw-hover-bg': 'var(--mantine-color-gray-0)',
+    '--tw-muted-bg': 'var(--mantine-color-gray-0)',
+    '--tw-nav': 'var(--mantine-color-gray-7)',
+    '--tw-nav-strong': 'var(--mantine-color-gray-8)',
+    '--tw-nav-active': 'var(--mantine-color-tide-8)',
+    '--tw-selected-bg': 'var(--mantine-color-tide-0)',
+    '--tw-selected-text': 'var(--mantine-color-tide-9)',
+    '--tw-brand-text': 'var(--mantine-color-deep-9)',
+    '--tw-selected-item-bg': 'var(--mantine-color-teal-0)',
+    '--tw-selected-item-border': 'var(--mantine-color-teal-2)',
+  },
+  dark: {
+    // Mantine's dimmed (dark 2) is 4.0:1 on the dark body: one step lighter reads at 7:1
+    '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
+    '--mantine-color-anchor': 'var(--mantine-color-tide-3)',
+    '--tw-page-bg': 'var(--mantine-color-dark-8)',
+    '--tw-surface': 'var(--mantine-color-dark-7)',
+    '--tw-border': 'var(--mantine-color-dark-4)',
+    '--tw-hover-bg': 'var(--mantine-color-dark-6)',
+    '--tw-muted-bg': 'var(--mantine-color-dark-6)',
+    '--tw-nav': 'var(--mantine-color-dark-0)',
+    '--tw-nav-strong': 'var(--mantine-color-dark-0)',
+    '--tw-nav-active': 'var(--mantine-color-tide-3)',
+    '--tw-selected-bg': 'var(--mantine-color-dark-5)',
+    '--tw-selected-text': 'var(--mantine-color-tide-2)',
+    '--tw-brand-text': 'var(--mantine-color-white)',
+    '--tw-selected-item-bg': 'var(--mantine-color-dark-5)',
+    '--tw-selected-item-border': 'var(--mantine-color-teal-7)',
+  },
+});

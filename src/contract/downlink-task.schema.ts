@@ -63,6 +63,20 @@ export const fullRadarParamsSchema = z.object({
   interferenceCheck: z.boolean(),
 });
 
+/** The radar settings a device reports about itself (length derived when missing). */
+export const reportedRadarSettingsSchema = fullRadarParamsSchema.partial({ length: true });
+
+/** GET .../radar-settings (site admins): what the sensor's radar runs with, as last known, or null. */
+export const radarSettingsSchema = z.object({
+  settings: fullRadarParamsSchema,
+  /** 'task': a FullRadarConfig task succeeded; 'device': the device reported them. */
+  source: z.enum(['task', 'device']),
+  taskId: z.string().nullable(),
+  updatedAt: z.number(),
+});
+export const radarSettingsResponseSchema = z.object({ radarSettings: radarSettingsSchema.nullable() });
+export type RadarSettings = z.infer<typeof radarSettingsSchema>;
+
 /** POST .../downlink-tasks: a type and its params, checked per type. */
 export const createTaskRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('SensorConfig'), params: sensorConfigParamsSchema }),
@@ -139,4 +153,6 @@ export const REMOTE_TASK_CODES = {
   duplicateAlarm: 'DUPLICATE_ALARM_CONFIG_TASK',
   alarmConflict: 'ALARM_SETTINGS_CONFLICT',
   notCancelable: 'TASK_NOT_CANCELABLE',
+  /** The Radar Config section's calls in the production stage (sensor-setup 2: hidden there; the server refuses too). */
+  radarInProduction: 'RADAR_CONFIG_NOT_IN_PRODUCTION',
 } as const;

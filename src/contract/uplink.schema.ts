@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reportedRadarSettingsSchema } from './downlink-task.schema';
 
 const time = z.number().int().min(0).max(8.64e15);
 
@@ -35,6 +36,8 @@ export const uplinkSchema = z.object({
     .optional(),
   /** Downlink tasks the device applied since its last uplink. */
   appliedTasks: z.array(z.object({ id: z.string().uuid(), ok: z.boolean() })).max(20).default([]),
+  /** A radar device's current radar settings (sent after a boot); stored for the Radar Config screen. */
+  radarSettings: reportedRadarSettingsSchema.optional(),
 });
 export type Uplink = z.infer<typeof uplinkSchema>;
 export type UplinkInput = z.input<typeof uplinkSchema>;

@@ -10,6 +10,8 @@ export const currentUserSchema = z.object({
   name: z.string(),
   mobile: z.string().nullable(),
   emailVerified: z.boolean(),
+  /** A new sign-in email waiting for its verification link (null when none): the account section shows it after a reload. */
+  pendingEmail: z.string().nullable(),
   isSiteAdmin: z.boolean(),
   displaySettings: z.object({ timeDisplay: timeDisplaySchema }),
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { allowedTaskTypes, blockerMessage, remoteTasksBlocker, statusDisplay, taskTypeLabel, underLimit, type TaskSensor } from './remote-tasks';
 import { estimateApplyAt, estimateText, SIGFOX_DOWNLINK_GAP_MS } from './task-estimate';
 import { adjustTransmission, alarmOptions, measurementOptions, scheduleErrors, transmissionOptions } from './update-rate';
-import { alarmSlotFor, alarmValueError, offeredAlarmTypes, userRangeErrors } from './task-params';
+import { alarmSlotFor, alarmsInForce, alarmValueError, mmToPercent, offeredAlarmTypes, percentAvailable, percentError, percentToMm, userRangeErrors } from './task-params';
 import { applicableFirmware } from './firmware';
 
 const MIN = 60_000;
@@ -93,10 +93,42 @@ describe('alarm, extended and firmware rules', () => {
   const s = { sensorType: 'LS1', offset: 3000 };
   it('thresholds inside the range and ordered; rapid change and movement bounds', () => {
     expect(alarmValueError({ type: 'THRESHOLD_INCREASING', threshold: 2800, enabled: true }, s, {})).toBe('The threshold has exceeded the measurement range of the sensor.');
-    expect(alarmValueError({ type: 'THRESHOLD_DECREASING', threshold: 1500, enabled: true }, s, { THRESHOLD_INCREASING: 1000 })).toBe('The low level alarm must be lower than the high level alarm');
+    expect(alarmValueError({ type: 'THRESHOLD_DECREASING', threshold: 1500, enabled: true }, s, { THRESHOLD_INCREASING: 1000 })).toBe('The depth is bigger than the high level alarm');
+    expect(alarmValueError({ type: 'THRESHOLD_INCREASING', threshold: 900, enabled: true }, s, { THRESHOLD_DECREASING: 1000 })).toBe('The depth is smaller than the low level alarm');
     expect(alarmValueError({ type: 'DELTA_INCREASING', threshold: 4700, enabled: true }, s, {})).toBe('The rapid change must be at least 1 and less than the range of the sensor');
     expect(alarmValueError({ type: 'ACCELEROMETER', threshold: 256, enabled: true }, s, {})).toBe('The threshold must be between 0 and 255');
     expect(alarmValueError({ type: 'THRESHOLD_INCREASING', threshold: undefined, enabled: true }, s, {})).toBe('Please input the threshold');
+  });
+  it('without an offset the threshold is a distance inside the type range, with the distance wording', () => {
+    const d = { sensorType: 'LS1', offset: null };
+    expect(alarmValueError({ type: 'THRESHOLD_INCREASING', threshold: 200, enabled: true }, d, {})).toBe('The threshold has exceeded the measurement range of the sensor.');
+    expect(alarmValueError({ type: 'THRESHOLD_INCREASING', threshold: 1200, enabled: true }, d, {})).toBeNull();
+    expect(alarmValueError({ type: 'THRESHOLD_DECREASING', threshold: 1500, enabled: true }, d, { THRESHOLD_INCREASING: 1000 })).toBe('The distance is bigger than the high level alarm');
+    expect(alarmValueError({ type: 'THRESHOLD_INCREASING', threshold: 900, enabled: true }, d, { THRESHOLD_DECREASING: 1000 })).toBe('The distance is smaller than the low level alarm');
+  });
+  it('percentages: of the display limits, not negative, must convert, then the mm rules with the percentage wording', () => {
+    const limits = { minLevel: 0, maxLevel: 2000 };
+    expect(percentAvailable(limits)).toBe(true);
+    expect(percentAvailable({ minLevel: 0, maxLevel: 0 })).toBe(false);
+    expect(percentAvailable({ minLevel: 0 })).toBe(false);
+    expect(percentToMm(25, limits)).toBe(500);
+    expect(percentToMm(25, { minLevel: 500, maxLevel: 1500 })).toBe(750);
+    expect(mmToPercent(750, { minLevel: 500, maxLevel: 1500 })).toBe(25);
+    expect(percentToMm(25, {})).toBeUndefined();
+    expect(percentError(-1, true, limits)).toBe('The percentage must not be negative');
+    expect(percentError(undefined, true, limits)).toBe('Please input the threshold');
+    expect(percentError(50, true, {})).toBe('The threshold must be a number');
+    expect(percentError(0, true, limits)).toBeNull();
+    // 200% of 0-2000 mm is 4000 mm, above what an LS1 with a 3000 mm offset can measure (2700)
+    expect(alarmValueError({ type: 'THRESHOLD_INCREASING', threshold: percentToMm(200, limits), enabled: true }, s, {}, 'percentage')).toBe('The threshold has exceeded the measurement range of the sensor.');
+    expect(alarmValueError({ type: 'THRESHOLD_DECREASING', threshold: percentToMm(60, limits), enabled: true }, s, { THRESHOLD_INCREASING: 1000 }, 'percentage')).toBe('The percentage is bigger than the high level alarm');
+    expect(alarmValueError({ type: 'THRESHOLD_INCREASING', threshold: percentToMm(40, limits), enabled: true }, s, { THRESHOLD_DECREASING: 1000 }, 'percentage')).toBe('The percentage is smaller than the low level alarm');
+  });
+  it('the alarms in force are the sensor\'s overridden by queued values, without the edited slot', () => {
+    const alarms = { '0': { type: 'THRESHOLD_DECREASING' as const, threshold: 500, enabled: true }, '1': { type: 'THRESHOLD_INCREASING' as const, threshold: 2000, enabled: true } };
+    expect(alarmsInForce(alarms, [], 0)).toEqual({ THRESHOLD_INCREASING: 2000 });
+    expect(alarmsInForce(alarms, [{ type: 'THRESHOLD_INCREASING', threshold: 1500, enabled: true }], 0)).toEqual({ THRESHOLD_INCREASING: 1500 });
+    expect(alarmsInForce(alarms, [{ type: 'THRESHOLD_DECREASING', threshold: 1, enabled: false }], 1)).toEqual({});
   });
   it('slots and offered types', () => {
     const alarms = { '0': { type: 'THRESHOLD_DECREASING' as const, threshold: 1, enabled: true } };

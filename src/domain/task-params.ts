@@ -1,5 +1,6 @@
 import type { Alarm } from '../contract/sensor.schema';
 import { SENSOR_RANGE_MM, sensorTypeOf } from './sensor-types';
+import { SETUP_RULES } from './setup-messages';
 
 /** Field rules of the remote-task forms (sensor-setup 5), shared with the server. Thresholds are mm of displayed level. */
 
@@ -10,9 +11,60 @@ export const ALARM_MESSAGES = {
   outOfRange: 'The threshold has exceeded the measurement range of the sensor.',
   rapid: 'The rapid change must be at least 1 and less than the range of the sensor',
   accelerometer: 'The threshold must be between 0 and 255',
-  lowAboveHigh: 'The low level alarm must be lower than the high level alarm',
-  highBelowLow: 'The high level alarm must be higher than the low level alarm',
 } as const;
+
+/**
+ * How a level threshold is typed (sensor-setup 5, "mode-specific messages"): a depth when the
+ * sensor has an offset, a distance when it has none, or a percentage of the display limits.
+ */
+export type ThresholdMode = 'depth' | 'distance' | 'percentage';
+
+/** The ordering messages: the alarms tab's wording (depth or distance bigger or smaller than the other alarm), and the same for a percentage. */
+export const ALARM_ORDER_MESSAGES: Record<ThresholdMode, { lowAboveHigh: string; highBelowLow: string }> = {
+  depth: { lowAboveHigh: SETUP_RULES.LOW_ABOVE_HIGH_DEPTH, highBelowLow: SETUP_RULES.HIGH_BELOW_LOW_DEPTH },
+  distance: { lowAboveHigh: SETUP_RULES.LOW_ABOVE_HIGH_DISTANCE, highBelowLow: SETUP_RULES.HIGH_BELOW_LOW_DISTANCE },
+  percentage: { lowAboveHigh: 'The percentage is bigger than the high level alarm', highBelowLow: 'The percentage is smaller than the low level alarm' },
+};
+
+/** depth with an offset, else distance (the stored threshold is then a distance). */
+export const levelMode = (offset: number | null | undefined): 'depth' | 'distance' => (offset === null || offset === undefined ? 'distance' : 'depth');
+
+export interface DisplayLimits {
+  minLevel?: number | null;
+  maxLevel?: number | null;
+}
+
+/** Whether thresholds can be typed as a percentage: both display limits set and different. */
+export const percentAvailable = (d: DisplayLimits) => typeof d.minLevel === 'number' && typeof d.maxLevel === 'number' && d.minLevel !== d.maxLevel;
+
+/**
+ * A typed percentage to the stored threshold (mm): the minimum display level plus that share of
+ * the display range, to 3 decimals of a mm. Negative or not a number: the percentage message, or
+ * undefined when it does not convert to a finite value (no display limits).
+ */
+export function percentToMm(percent: number, d: DisplayLimits): number | undefined {
+  if (!percentAvailable(d)) return undefined;
+  const mm = d.minLevel! + (percent / 100) * (d.maxLevel! - d.minLevel!);
+  return Number.isFinite(mm) ? Math.round(mm * 1000) / 1000 : undefined;
+}
+
+/** A stored threshold (mm) as a percentage of the display limits, to 3 decimals. */
+export function mmToPercent(mm: number, d: DisplayLimits): number | undefined {
+  if (!percentAvailable(d)) return undefined;
+  return Math.round(((mm - d.minLevel!) / (d.maxLevel! - d.minLevel!)) * 100 * 1000) / 1000;
+}
+
+/**
+ * The percentage field's own rules (section 5): required, a number, not negative, and it must
+ * convert to a valid value; null when it does (then the mm rules of alarmValueError apply).
+ */
+export function percentError(percent: number | undefined, enabled: boolean, d: DisplayLimits): string | null {
+  if (percent === undefined) return enabled ? ALARM_MESSAGES.required : null;
+  if (!Number.isFinite(percent)) return ALARM_MESSAGES.notNumber;
+  if (percent < 0) return ALARM_MESSAGES.negativePercent;
+  if (percentToMm(percent, d) === undefined) return ALARM_MESSAGES.notNumber;
+  return null;
+}
 
 export const ALARM_TYPE_LABEL: Record<Alarm['type'], string> = {
   THRESHOLD_INCREASING: 'Threshold increasing',
@@ -27,11 +79,11 @@ export function rangeOf(sensorType: string) {
   return t ? SENSOR_RANGE_MM[t] : { min: 0, max: 20000 };
 }
 
-/** The levels (mm) the sensor can measure: offset minus its distance range. */
+/** The thresholds (mm) the sensor can measure: offset minus its distance range, or the distance range itself without an offset. */
 export function levelRange(sensorType: string, offset: number | null | undefined) {
   const r = rangeOf(sensorType);
-  const o = offset ?? 0;
-  return { min: o - r.max, max: o - r.min };
+  if (offset === null || offset === undefined) return { min: r.min, max: r.max };
+  return { min: offset - r.max, max: offset - r.min };
 }
 
 /**
@@ -42,6 +94,7 @@ export function alarmValueError(
   value: { type: Alarm['type']; threshold: number | undefined; enabled: boolean },
   sensor: { sensorType: string; offset: number | null | undefined },
   others: Partial<Record<Alarm['type'], number>>,
+  mode: ThresholdMode = levelMode(sensor.offset),
 ): string | null {
   const th = value.threshold;
   if (th === undefined || (typeof th === 'number' && Number.isNaN(th))) return value.enabled ? ALARM_MESSAGES.required : null;
@@ -60,11 +113,25 @@ export function alarmValueError(
       if (!value.enabled) return null;
       const high = others.THRESHOLD_INCREASING;
       const low = others.THRESHOLD_DECREASING;
-      if (value.type === 'THRESHOLD_DECREASING' && high !== undefined && th >= high) return ALARM_MESSAGES.lowAboveHigh;
-      if (value.type === 'THRESHOLD_INCREASING' && low !== undefined && th <= low) return ALARM_MESSAGES.highBelowLow;
+      if (value.type === 'THRESHOLD_DECREASING' && high !== undefined && th >= high) return ALARM_ORDER_MESSAGES[mode].lowAboveHigh;
+      if (value.type === 'THRESHOLD_INCREASING' && low !== undefined && th <= low) return ALARM_ORDER_MESSAGES[mode].highBelowLow;
       return null;
     }
   }
+}
+
+/**
+ * The enabled alarms in force once the queue has run, by type, leaving out the slot being edited:
+ * the sensor's, overridden by the queued AlarmConfig tasks' values (the ordering rule's others).
+ */
+export function alarmsInForce(alarms: Record<string, Alarm>, queuedValues: Alarm[], index: number | undefined): Partial<Record<Alarm['type'], number>> {
+  const others: Partial<Record<Alarm['type'], number>> = {};
+  for (const [k, a] of Object.entries(alarms)) if (a.enabled && Number(k) !== index) others[a.type] = a.threshold;
+  for (const v of queuedValues) {
+    if (v.enabled) others[v.type] = v.threshold;
+    else delete others[v.type];
+  }
+  return others;
 }
 
 export const sameAlarm = (a: Alarm | null | undefined, b: Alarm | null | undefined) =>

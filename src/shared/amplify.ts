@@ -13,6 +13,7 @@ export const clientConfigSchema = z.object({
   mqtt: z.object({ url: z.string() }),
   map: z.object({ styles: z.object({ roadmap: z.string(), satellite: z.string(), hybrid: z.string(), terrain: z.string() }) }),
   demo: z.boolean(),
+  stage: z.enum(['development', 'production']).optional(),
   links: z.object({ support: z.string().optional(), resellerPortal: z.string().optional() }).optional(),
   /** Share of client errors reported to the server (monitoring-client 9); absent means the production 0.1. */
   clientErrors: z.object({ sampleRate: z.number().min(0).max(1) }).optional(),

@@ -1,8 +1,16 @@
-import { MapboxOverlay } from '@deck.gl/mapbox';
+import { MapLibreOverlay } from '@deck.gl/maplibre';
 import type { PickingInfo } from '@deck.gl/core';
 import { initialView, MAP_DEFAULT_ZOOM, type InitialView } from '../domain/map-view';
-import { createBaseMap, maplibregl } from './base-map';
-import { clusterIndex, sensorLayers, type MapItem, type MapPoint } from './sensor-layers';
+import { createBaseMap } from './base-map';
+import { boxHolds, clusterIndex, drawBox, sensorLayers, type Box, type MapItem, type MapPoint } from './sensor-layers';
+
+/** The custom layer @deck.gl/maplibre puts at the top of the style for layers without a beforeId. */
+export const DECK_LAYER_GROUP = 'deck-maplibre-layer-group-last';
+/**
+ * Room kept around the sensors when the view fits them: at the top for the map-type control and
+ * the zoom-in banner under it, at the right for the zoom buttons, so no sensor is drawn under them.
+ */
+const FIT_PADDING = { top: 140, right: 64, bottom: 48, left: 48 };
 
 export interface FleetMapOptions {
   style: string;
@@ -12,8 +20,11 @@ export interface FleetMapOptions {
 
 /**
  * The organisation's sensors on one map: maplibre draws the base map, deck.gl the sensors in
- * their status colours, clustered with supercluster when zoomed out. Clusters are computed once
- * per integer zoom for the whole world, so panning only moves what deck.gl already holds.
+ * their status colours, clustered with supercluster when zoomed out. deck.gl is interleaved: its
+ * layers draw inside maplibre's own WebGL context (a custom layer at the top of the style), as a
+ * second canvas costs more than the whole base map under software WebGL. deck.gl is given the
+ * items of the view's integer zoom within a box of 3 x 3 views around it, so panning moves what it
+ * already holds and a new query happens only at a new integer zoom or when the view leaves the box.
  * Imperative, so the map page and the benchmark drive the same code.
  */
 export function createFleetMap(container: HTMLElement, opts: FleetMapOptions) {
@@ -24,9 +35,14 @@ export function createFleetMap(container: HTMLElement, opts: FleetMapOptions) {
   let index = clusterIndex([]);
   let selected: string | undefined;
   let drawnZoom = -1;
+  let drawnBox: Box | undefined;
+  const view = (): Box => {
+    const b = map.getBounds();
+    return { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth() };
+  };
 
-  const overlay = new MapboxOverlay({
-    interleaved: false,
+  const overlay = new MapLibreOverlay({
+    interleaved: true,
     layers: [],
     getCursor: ({ isHovering, isDragging }) => (isHovering ? 'pointer' : isDragging ? 'grabbing' : 'grab'),
     onClick: (info: PickingInfo<MapItem>) => {
@@ -36,23 +52,32 @@ export function createFleetMap(container: HTMLElement, opts: FleetMapOptions) {
       else map.easeTo({ center: d.position, zoom: Math.min(index.expansionZoom(d.clusterId), 18) });
     },
   });
-  map.addControl(overlay as unknown as maplibregl.IControl);
+  map.addControl(overlay);
 
   const draw = () => {
     drawnZoom = Math.floor(map.getZoom());
-    overlay.setProps({ layers: sensorLayers(index.at(drawnZoom), selected === undefined ? undefined : points.find((p) => p.serial === selected)) });
+    drawnBox = drawBox(view());
+    overlay.setProps({ layers: sensorLayers(index.at(drawnZoom, drawnBox), selected === undefined ? undefined : points.find((p) => p.serial === selected)) });
   };
-  map.on('zoom', () => {
-    if (Math.floor(map.getZoom()) !== drawnZoom) draw();
-    opts.onZoom?.(map.getZoom());
+  map.on('move', () => {
+    if (Math.floor(map.getZoom()) !== drawnZoom || !drawnBox || !boxHolds(drawnBox, view())) draw();
   });
+  map.on('zoom', () => opts.onZoom?.(map.getZoom()));
+  // @deck.gl/maplibre adds its layer group to the style only once the style and all its sources
+  // have loaded, and tries again only on a style event, which does not come when a source finishes
+  // loading: without this the sensors stay undrawn until the next integer zoom
+  const ensureDrawn = () => {
+    if (!map.getLayer(DECK_LAYER_GROUP) && map.isStyleLoaded()) draw();
+  };
+  map.on('data', ensureDrawn);
+  map.on('idle', ensureDrawn);
   // a state the page and its tests can read: 'true' once the map has settled after a move
   map.on('movestart', () => (container.dataset.idle = 'false'));
   map.on('idle', () => (container.dataset.idle = 'true'));
 
   const jump = (v: InitialView, animate: boolean) => {
     if (v.kind === 'centre') (animate ? map.easeTo.bind(map) : map.jumpTo.bind(map))({ center: [v.centre.longitude, v.centre.latitude], zoom: v.zoom });
-    else map.fitBounds([v.west, v.south, v.east, v.north], { padding: 48, maxZoom: MAP_DEFAULT_ZOOM, animate });
+    else map.fitBounds([v.west, v.south, v.east, v.north], { padding: FIT_PADDING, maxZoom: MAP_DEFAULT_ZOOM, animate });
     opts.onZoom?.(map.getZoom());
   };
 
@@ -86,7 +111,7 @@ export function createFleetMap(container: HTMLElement, opts: FleetMapOptions) {
       map.setStyle(url);
     },
     destroy() {
-      map.removeControl(overlay as unknown as maplibregl.IControl);
+      map.removeControl(overlay);
       map.remove();
     },
   };

@@ -60,7 +60,7 @@ export function FleetMap({ points, styleUrl, selectedSerial, onSelect, onZoom }:
 
   if (failed) {
     return (
-      <Center h="100%" bg="gray.0">
+      <Center h="100%" bg="var(--tw-page-bg)">
         <Text c="dimmed" size="sm">
           The map cannot be shown in this browser; the sensors are listed beside it.
         </Text>

@@ -1,3 +1,4 @@
+import { createContext } from 'react';
 import { useMediaQuery } from '@mantine/hooks';
 
 /**
@@ -13,3 +14,9 @@ export const MOBILE_QUERY = `(max-width: ${MOBILE_BREAKPOINT - 0.02}px)`;
 export function useIsMobile(): boolean {
   return useMediaQuery(MOBILE_QUERY, false, { getInitialValueInEffect: false }) ?? false;
 }
+
+/**
+ * True inside a page frame's main landmark (issue 16: one main per page). A whole-page screen that
+ * may also stand alone (a status page, the boot error) draws its own <main> only outside one.
+ */
+export const InsideMain = createContext(false);

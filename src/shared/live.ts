@@ -18,6 +18,8 @@ export interface LiveConfig {
   url: string | (() => Promise<string>);
   /** The current (refreshed when near expiry) ID token; it is the MQTT password. */
   getIdToken: () => Promise<string | undefined>;
+  /** Told when the connection comes up (true) or goes down (false). */
+  onStatus?: (connected: boolean) => void;
 }
 
 export const LIVE_REFUSED = 'Live updates are not available for this organisation.';
@@ -66,9 +68,13 @@ export function createLiveConnection(cfg: LiveConfig) {
         client = mqtt.connect(url, { username: 'jwt', password: token, reconnectPeriod: 0, resubscribe: false, protocolVersion: 4, connectTimeout: 10_000 });
         client.on('connect', () => {
           failures = 0;
+          cfg.onStatus?.(true);
           filters.forEach((_, f) => subscribe(f));
         });
-        client.on('close', scheduleReconnect);
+        client.on('close', () => {
+          cfg.onStatus?.(false);
+          scheduleReconnect();
+        });
         client.on('error', () => {}); // a failed connect ends in 'close', which retries
         client.on('message', (topic, payload) => {
           const text = payload.toString();
@@ -127,6 +133,7 @@ export function createLiveConnection(cfg: LiveConfig) {
     client = undefined;
     c?.removeAllListeners('close');
     c?.end(true);
+    if (c) cfg.onStatus?.(false);
   }
 }
 
@@ -143,6 +150,22 @@ export function matches(filter: string, topic: string): boolean {
 
 let live: ReturnType<typeof createLiveConnection> | undefined;
 
+// Whether the tab's live connection is up, for views that fall back to polling while it is not.
+let liveUp = false;
+const statusListeners = new Set<() => void>();
+function setLiveStatus(up: boolean) {
+  if (up === liveUp) return;
+  liveUp = up;
+  statusListeners.forEach((l) => l());
+}
+/** Whether the live connection is up now. */
+export const isLiveConnected = () => liveUp;
+/** Calls `onChange` whenever the live connection goes up or down (useSyncExternalStore's subscribe); returns the unsubscribe. */
+export function onLiveStatus(onChange: () => void): () => void {
+  statusListeners.add(onChange);
+  return () => statusListeners.delete(onChange);
+}
+
 const runtimeConfigSchema = z.object({ mqtt: z.object({ url: z.string().min(1) }) });
 
 /**
@@ -153,6 +176,7 @@ function connection() {
   live ??= createLiveConnection({
     url: async () => runtimeConfigSchema.parse(await (await fetch(new URL('/config.json', globalThis.location?.href ?? 'http://localhost'))).json()).mqtt.url,
     getIdToken: gatewayIdToken,
+    onStatus: setLiveStatus,
   });
   return live;
 }
@@ -160,7 +184,7 @@ function connection() {
 /** Sets the broker and token source (at the app edge, next to configureGateway); closes an older connection. */
 export function configureLive(cfg: LiveConfig) {
   live?.close();
-  live = createLiveConnection(cfg);
+  live = createLiveConnection({ ...cfg, onStatus: cfg.onStatus ?? setLiveStatus });
 }
 
 /** Closes the live connection (sign-out); the next subscription opens a new one. */

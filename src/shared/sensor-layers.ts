@@ -30,7 +30,34 @@ export interface MapItem {
   clusterId: number; // -1 for a sensor
 }
 
-/** Clusters the sensors with supercluster; each integer zoom's clusters of the whole world are computed once. */
+/** A box of longitudes and latitudes; west may exceed east's side of the antimeridian (the map's unwrapped bounds). */
+export interface Box {
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+}
+
+/**
+ * The box deck.gl is given items for: the view and one view's width and height around it (3 x 3
+ * views), so a pan redraws only when it leaves that box. Drawing only these matters under software
+ * WebGL: there every instance's vertex shader costs about as much as its pixels, and at street zooms
+ * most of 10,000 sensors are off screen.
+ */
+export function drawBox(view: Box): Box {
+  const w = view.east - view.west;
+  const h = view.north - view.south;
+  if (w * 3 >= 360) return { west: -180, south: -85, east: 180, north: 85 };
+  return { west: view.west - w, south: Math.max(-85, view.south - h), east: view.east + w, north: Math.min(85, view.north + h) };
+}
+
+/** Whether the view lies within a box made by drawBox (the whole world contains every view). */
+export function boxHolds(box: Box, view: Box): boolean {
+  const world = box.east - box.west >= 360;
+  return (world || (view.west >= box.west && view.east <= box.east)) && view.south >= box.south && view.north <= box.north;
+}
+
+/** Clusters the sensors with supercluster (built once per set of sensors; a query is a k-d tree range search). */
 export function clusterIndex(points: readonly MapPoint[]) {
   const index = new Supercluster<{ i: number; rank: number }, { rank: number }>({
     radius: 44,
@@ -41,22 +68,17 @@ export function clusterIndex(points: readonly MapPoint[]) {
     },
   });
   index.load(points.map((p, i) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [p.longitude, p.latitude] }, properties: { i, rank: RANK[p.status] } })));
-  const byZoom = new Map<number, MapItem[]>();
   return {
-    at(zoom: number): MapItem[] {
+    /** The sensors and clusters at an integer zoom within a box (the whole world when none is given). */
+    at(zoom: number, box: Box = { west: -180, south: -85, east: 180, north: 85 }): MapItem[] {
       const z = Math.max(0, Math.min(17, Math.floor(zoom)));
-      let items = byZoom.get(z);
-      if (!items) {
-        items = index.getClusters([-180, -85, 180, 85], z).map((f) => {
-          const [lng, lat] = f.geometry.coordinates as [number, number];
-          const p = f.properties as { cluster?: boolean; cluster_id?: number; point_count?: number; rank: number; i?: number };
-          return p.cluster
-            ? { position: [lng, lat], count: p.point_count ?? 2, status: BY_RANK[p.rank], index: -1, clusterId: p.cluster_id ?? -1 }
-            : { position: [lng, lat], count: 1, status: points[p.i!].status, index: p.i!, clusterId: -1 };
-        });
-        byZoom.set(z, items);
-      }
-      return items;
+      return index.getClusters([box.west, box.south, box.east, box.north], z).map((f) => {
+        const [lng, lat] = f.geometry.coordinates as [number, number];
+        const p = f.properties as { cluster?: boolean; cluster_id?: number; point_count?: number; rank: number; i?: number };
+        return p.cluster
+          ? { position: [lng, lat], count: p.point_count ?? 2, status: BY_RANK[p.rank], index: -1, clusterId: p.cluster_id ?? -1 }
+          : { position: [lng, lat], count: 1, status: points[p.i!].status, index: p.i!, clusterId: -1 };
+      });
     },
     /** The zoom at which a cluster splits (clicking it zooms there). */
     expansionZoom: (clusterId: number) => index.getClusterExpansionZoom(clusterId),

@@ -25,7 +25,7 @@ const hasPosition = (lat: number | null, lng: number | null): boolean => lat !==
 
 function Placeholder({ height, text }: { height: number; text: string }) {
   return (
-    <Center h={height} bg="gray.0">
+    <Center h={height} bg="var(--tw-page-bg)">
       <Stack align="center" gap={4}>
         <IconMapPinOff size={28} color="var(--mantine-color-gray-5)" />
         <Text size="sm" c="dimmed">
@@ -99,7 +99,7 @@ export function SensorMap({ latitude, longitude, name, styleUrl, height = 240, z
       ) : failed ? (
         <Placeholder height={height} text="The map cannot be shown in this browser" />
       ) : (
-        <Box ref={box} h="100%" mih={height} aria-label={`Map of ${name}`} role="img" data-testid="sensor-map" style={picking ? { cursor: 'crosshair' } : undefined} />
+        <Box ref={box} h="100%" mih={height} aria-label={`Map of ${name}`} role="region" data-testid="sensor-map" style={picking ? { cursor: 'crosshair' } : undefined} />
       )}
     </Paper>
   );

@@ -23,6 +23,8 @@ export interface ClientConfig {
   mqtt: { url: string };
   map: { styles: Record<'roadmap' | 'satellite' | 'hybrid' | 'terrain', string> };
   demo: boolean;
+  /** The deployment stage (server STAGE); the Radar Config section is hidden in production (sensor-setup 2). Absent: production. */
+  stage?: 'development' | 'production';
   /** Optional deployment links; the frame falls back to the product's own. */
   links?: { support?: string; resellerPortal?: string };
   /** Share of client errors reported (monitoring-client 9); absent means 0.1. */

@@ -51,17 +51,17 @@ describe('signing in and the organisation frame (issue 3)', () => {
   it('the owner of two organisations lands in one of them and the dropdown switcher rewrites the slug', async () => {
     const page = await freshPage();
     await signIn(page, baseUrl, 'owner@demo.test');
-    await page.waitForURL(/\/org\/(riverbend-water|harbour-city-council)\/(sensors|notifications)$/);
+    await page.waitForURL(/\/org\/(riverbend-water|harbour-city-council)\/(sensors|service-routes|notifications)$/);
     await page.goto(`${baseUrl}/org/riverbend-water/notifications`);
     await page.getByRole('button', { name: 'Organisation: Riverbend Water' }).click();
-    const items = await page.getByRole('menuitem').allInnerTexts();
-    expect(items.map((t) => t.trim())).toEqual(['Harbour City Council', 'Riverbend Water']);
+    // the menu opens after the click: wait for its items rather than read an empty menu
+    await expect.poll(async () => (await page.getByRole('menuitem').allInnerTexts()).map((t) => t.trim())).toEqual(['Harbour City Council', 'Riverbend Water']);
     await page.getByRole('menuitem', { name: 'Harbour City Council' }).click();
     await page.waitForURL('**/org/harbour-city-council/notifications');
     await header(page).getByRole('button', { name: 'Organisation: Harbour City Council' }).waitFor();
-    // meterReading organisations show no Sensors entry (service routes replace it; not built yet, so not shown).
+    // meterReading organisations show Service Routes instead of Sensors and Map (issue 14)
     const links = header(page).getByRole('navigation', { name: 'Sections' }).getByRole('link');
-    await expect.poll(async () => (await links.allInnerTexts()).map((t) => t.trim())).toEqual(['Notifications']);
+    await expect.poll(async () => (await links.allInnerTexts()).map((t) => t.trim())).toEqual(['Service Routes', 'Notifications']);
   });
 
   it('an unknown organisation slug or section goes to the default', async () => {
@@ -70,14 +70,15 @@ describe('signing in and the organisation frame (issue 3)', () => {
     await page.goto(`${baseUrl}/org/no-such-org/notifications`);
     await page.waitForURL('**/org/riverbend-water/notifications');
     await page.goto(`${baseUrl}/org/riverbend-water/no-such-section`);
-    await page.waitForURL('**/org/riverbend-water/sensors');
+    // the sensors section (on a desktop it then opens its first sensor)
+    await page.waitForURL(/\/org\/riverbend-water\/sensors(\/[0-9A-F]+)?$/);
   });
 
   it('the meter reader gets the not-authorised "Page Not Found" screen on data pages', async () => {
     const page = await freshPage();
     await signIn(page, baseUrl, 'reader@demo.test');
     await page.waitForURL('**/org/harbour-city-council/**');
-    for (const path of ['/org/harbour-city-council/notifications', '/org/harbour-city-council/sensors']) {
+    for (const path of ['/org/harbour-city-council/notifications', '/org/harbour-city-council/sensors', '/org/harbour-city-council/service-routes']) {
       await page.goto(`${baseUrl}${path}`);
       await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
       await page.getByText('Meter readers are not authorised to access data in the web app').waitFor();

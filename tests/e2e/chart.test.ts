@@ -98,7 +98,7 @@ describe('the chart on the demo sensors (issue 5; monitoring-client 2.6, 4, 5, 9
     ];
     for (const [label, want] of cases) {
       await pickPreset(label);
-      await page.waitForFunction((l) => document.querySelector('[aria-label="Date range"]')?.textContent?.includes(l), label);
+      await page.waitForFunction((l) => document.querySelector('[data-testid="chart-range-text"]')?.parentElement?.textContent?.includes(l), label);
       // presets end now: allow the seconds the test takes for the end (and Today's start is exact)
       const d = await drawnWith(label === 'Today' || label === 'This Month' ? { xMin: want.xMin } : { ...want, xMax: undefined });
       if (want.xMax !== undefined) expect(Math.abs(d.xMax - want.xMax), label).toBeLessThanOrEqual(label === 'Last Month' ? 0 : 120_000);
@@ -213,7 +213,8 @@ describe('the chart on the demo sensors (issue 5; monitoring-client 2.6, 4, 5, 9
       expect(lines[0]).toBe(c.header);
       expect(lines.length - 1).toBe(expectedRows);
       for (const line of [lines[1], lines[Math.floor(lines.length / 2)], lines.at(-1)!]) expect(line).toMatch(c.row);
-      await page.waitForFunction(() => !(document.evaluate("//button[.//text()='Export']", document, null, 9).singleNodeValue as HTMLButtonElement)?.disabled, null, { timeout: 5_000 });
+      // aria-disabled (the button keeps keyboard focus while it waits)
+      await page.waitForFunction(() => (document.evaluate("//button[.//text()='Export']", document, null, 9).singleNodeValue as HTMLButtonElement)?.getAttribute('aria-disabled') === 'false', null, { timeout: 5_000 });
       expect(Date.now() - clickedAt).toBeGreaterThanOrEqual(1_500);
     }
   });

@@ -75,9 +75,9 @@ describe('the monitoring client in the browser: issue 9 gaps', () => {
     // the last 7 days, from the organisation's midnight to the end of its today
     expect(Number(query.get('startTime'))).toBe(nzToday.minus({ days: 6 }).startOf('day').toMillis());
     expect(Number(query.get('endTime'))).toBe(nzToday.endOf('day').toMillis());
-    await expect(page.getByLabel('Date range').textContent()).resolves.toContain(nzToday.toFormat('d LLL yyyy'));
+    await expect(page.getByRole('button', { name: /^Date range/ }).textContent()).resolves.toContain(nzToday.toFormat('d LLL yyyy'));
     // the organisation's today can be picked, though the browser's calendar is still on an earlier day
-    await page.getByLabel('Date range').click();
+    await page.getByRole('button', { name: /^Date range/ }).click();
     const todayButton = page.getByRole('button', { name: nzToday.toFormat('d LLLL yyyy'), exact: true });
     await todayButton.waitFor();
     await expect(todayButton.isDisabled()).resolves.toBe(false);

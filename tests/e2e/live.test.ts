@@ -18,7 +18,6 @@ describe.skipIf(waitMs > 100_000)('live mode on the chart (monitoring-client.md 
   it('draws a point from the simulator without a reload', { timeout: waitMs + 120_000 }, async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await signIn(page, baseUrl, 'owner@demo.test');
-    await page.goto(`${baseUrl}/org/riverbend-water/sensors/1A2B3C4D`);
     // the next simulator point for Main Reservoir, as the browser's MQTT connection receives it
     const pointArrived = new Promise<{ measurements: unknown[] }>((resolve) => {
       page.on('websocket', (ws) => {
@@ -36,6 +35,8 @@ describe.skipIf(waitMs > 100_000)('live mode on the chart (monitoring-client.md 
         });
       });
     });
+    // listening before the page opens its MQTT connection (goto returns once the page has settled)
+    await page.goto(`${baseUrl}/org/riverbend-water/sensors/1A2B3C4D`);
     const pane = page.getByTestId('chart-pane');
     await pane.waitFor({ timeout: 60_000 });
     await page.getByLabel('View mode').getByText('Live Mode').click();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, signIn } from './browser';
-import { startTestServer, type TestServer } from '../server/harness';
+import type { Page } from 'playwright-core';
+import { signIn } from './browser';
+import { startOwnDemoServer, useBrowser } from './session';
+import type { TestServer } from '../server/harness';
 import { sendUplink } from '../server/live-helpers';
 import { demoDeviceKey } from '../../server/seed/device-keys';
 
@@ -20,24 +21,15 @@ const DEMO: Record<string, keyof typeof COLOUR> = {
 
 describe('the map page (issue 15)', () => {
   let s: TestServer;
-  let browser: Browser;
   const MAP = '/org/riverbend-water/map';
 
   beforeAll(async () => {
-    s = await startTestServer('pglite', { SEED_DEMO: 'true', SIMULATOR: 'false', DEMO_MODE: 'true' });
-    browser = await launchBrowser();
+    s = await startOwnDemoServer();
   }, 240_000);
-  afterAll(async () => {
-    await browser?.close();
-    await s?.close();
-  });
+  afterAll(() => s?.close());
+  const b = useBrowser({ hookTimeout: 240_000 });
 
-  async function member(width = 1280, height = 800): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height } });
-    page.setDefaultTimeout(30_000);
-    await signIn(page, s.url, 'member@demo.test');
-    return page;
-  }
+  const member = (width = 1280, height = 800): Promise<Page> => b.signedIn(s.url, 'member@demo.test', { width, height, timeout: 30_000 });
 
   /** The RGB of the map's middle pixel, as the screen shows it (base map, deck.gl canvas and all). */
   async function centreColour(page: Page): Promise<number[]> {
@@ -149,12 +141,14 @@ describe('the map page (issue 15)', () => {
   });
 
   it('a meter-reading organisation has no map', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await b.browser.newPage({ viewport: { width: 1280, height: 800 } });
     await signIn(page, s.url, 'owner@demo.test');
     await page.goto(`${s.url}/org/harbour-city-council/map/1A2B3C4D`);
-    await page.waitForURL('**/org/harbour-city-council/notifications');
+    await page.waitForURL('**/org/harbour-city-council/service-routes');
     const links = page.getByRole('navigation', { name: 'Sections' }).getByRole('link');
-    await expect.poll(async () => (await links.allInnerTexts()).map((t) => t.trim())).toEqual(['Notifications']);
+    await expect.poll(async () => (await links.allInnerTexts()).map((t) => t.trim())).toEqual(['Service Routes', 'Notifications']);
+    // settings sit in their own navigation beside the sections
+    await page.getByRole('navigation', { name: 'Organisation settings' }).getByRole('link', { name: 'Settings' }).waitFor();
     await page.goto(`${s.url}/org/riverbend-water/sensors`);
     await expect.poll(async () => (await links.allInnerTexts()).map((t) => t.trim())).toEqual(['Sensors', 'Map', 'Notifications']);
     await page.close();

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, signIn } from './browser';
+import { describe, expect, inject, it } from 'vitest';
+import { signIn } from './browser';
+import { useBrowser } from './session';
 
 const SHOTS = 'test-results/e2e';
 const PRIORITY: Record<string, number> = {
@@ -16,15 +15,10 @@ const PRIORITY: Record<string, number> = {
 
 describe('notifications page in the browser (issue 4: monitoring-client 2.8, 4)', () => {
   const baseUrl = inject('baseUrl');
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    mkdirSync(SHOTS, { recursive: true });
-  });
-  afterAll(() => browser?.close());
+  const b = useBrowser({ shots: SHOTS });
 
   it('orders the demo notifications by type priority, badges them and links VIEW to the sensor with start and end in ms', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await b.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await signIn(page, baseUrl, 'owner@demo.test');
     await page.goto(`${baseUrl}/org/riverbend-water/notifications`);
     const cards = page.getByRole('article');
@@ -58,7 +52,7 @@ describe('notifications page in the browser (issue 4: monitoring-client 2.8, 4)'
   });
 
   it('shows the empty page when an organisation has no notifications (the demo council has none)', async () => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const page = await b.browser.newPage({ viewport: { width: 390, height: 844 } });
     await signIn(page, baseUrl, 'owner@demo.test');
     await page.goto(`${baseUrl}/org/harbour-city-council/notifications`);
     await page.getByRole('heading', { name: 'No notifications' }).waitFor();

@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, signIn } from './browser';
+import { describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useBrowser } from './session';
 import { BANNERS, TASK_MESSAGES } from '../../src/domain/remote-tasks';
+import { ALARM_MESSAGES, ALARM_ORDER_MESSAGES } from '../../src/domain/task-params';
 
 const SHOTS = 'test-results/e2e';
 const SENSORS = '/org/riverbend-water/sensors';
@@ -15,19 +15,8 @@ const SENSORS = '/org/riverbend-water/sensors';
  */
 describe('remote tasks in the browser (issue 12)', () => {
   const baseUrl = inject('baseUrl');
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    mkdirSync(SHOTS, { recursive: true });
-  });
-  afterAll(() => browser?.close());
-
-  async function as(email: string, path: string, width = 1280): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
-    await signIn(page, baseUrl, email);
-    await page.goto(`${baseUrl}${path}`);
-    return page;
-  }
+  const b = useBrowser({ shots: SHOTS });
+  const as = (email: string, path: string, width = 1280): Promise<Page> => b.signedIn(baseUrl, email, { path, width });
   const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor({ timeout: 15_000 });
   const completed = (page: Page) => page.getByTestId('completed-tasks').getByTestId('task-row');
   async function pick(page: Page, label: string, option: string) {
@@ -108,14 +97,31 @@ describe('remote tasks in the browser (issue 12)', () => {
     await openCreate(page, 'Update Alarm Mode Scheduler');
     await submit(page);
     await expect.poll(() => page.getByTestId('queued-tasks').locator('[data-type=ExtendedConfig]').count()).toBe(1);
-    // the seeded alarm task holds one of three alarm places; two more fill them
-    for (const [type, threshold] of [['Threshold decreasing', '-3'], ['Rapid change increasing', '300']]) {
-      await openCreate(page, 'Update Alarm Setting');
-      await pick(page, 'Alarm type', type);
-      await page.getByRole('dialog').getByLabel(/^Threshold/).first().fill(threshold);
-      await submit(page);
-      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-    }
+    // the seeded alarm task holds one of three alarm places; two more fill them. The low alarm is typed as
+    // a percentage of the display limits (0-2 m): negative is refused, 75% (1.5 m) is above the queued high alarm (1.4 m)
+    await openCreate(page, 'Update Alarm Setting');
+    await pick(page, 'Alarm type', 'Threshold decreasing');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Percentage (%)', { exact: true }).click();
+    const threshold = dialog.getByLabel(/^Threshold/).first();
+    await threshold.fill('-5');
+    await submit(page);
+    await dialog.getByText(ALARM_MESSAGES.negativePercent, { exact: true }).waitFor();
+    await threshold.fill('75');
+    await dialog.getByText(ALARM_ORDER_MESSAGES.percentage.lowAboveHigh, { exact: true }).waitFor();
+    await page.screenshot({ path: `${SHOTS}/remote-alarm-percentage.png` });
+    await threshold.fill('10');
+    await submit(page);
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    const alarms = page.getByTestId('queued-tasks').locator('[data-type=AlarmConfig]');
+    await expect.poll(() => alarms.count()).toBe(2);
+    await alarms.last().getByRole('button', { expanded: false }).click();
+    await alarms.last().getByText('Threshold decreasing at 200 mm').waitFor(); // 10% of 0-2000 mm
+    await openCreate(page, 'Update Alarm Setting');
+    await pick(page, 'Alarm type', 'Rapid change increasing');
+    await dialog.getByLabel(/^Threshold/).first().fill('300');
+    await submit(page);
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     await expect.poll(() => page.getByTestId('queued-tasks').locator('[data-type=AlarmConfig]').count()).toBe(3);
     await openCreate(page);
     await page.getByText(TASK_MESSAGES.noTypeLeft).waitFor();
@@ -147,9 +153,21 @@ describe('remote tasks in the browser (issue 12)', () => {
     await toast(page, TASK_MESSAGES.created);
     await expect.poll(() => page.getByTestId('queued-tasks').locator('[data-type=FirmwareDownload]').count()).toBeGreaterThan(0);
     await page.goto(`${baseUrl}${SENSORS}/708192A3/setup/radar`);
+    // the device reports the radar settings it runs with (the seeded history's) with its first uplink
+    const current = page.getByTestId('radar-current');
+    await page.getByText('Reported by the sensor', { exact: false }).waitFor({ timeout: 60_000 });
+    await expect(current.getByRole('row', { name: /Peak sorting/ }).innerText()).resolves.toContain('Strongest Flat Reflector First');
     await page.getByLabel('Gain').fill('0.4');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await toast(page, TASK_MESSAGES.radarCreated);
+    // one full radar task at a time: the form waits until it has run
+    await page.getByText('A full radar configuration is already queued', { exact: false }).waitFor();
+    await expect(page.getByRole('button', { name: 'Create', exact: true }).isDisabled()).resolves.toBe(true);
+    await page.screenshot({ path: `${SHOTS}/radar-queued.png`, fullPage: true });
+    // after the firmware task ahead of it, the device collects it and reports Success: the screen shows it, live
+    await page.getByText('Applied by a remote task', { exact: false }).waitFor({ timeout: 150_000 });
+    await expect(current.getByRole('row', { name: /^Gain/ }).innerText()).resolves.toContain('0.4');
+    await expect.poll(() => page.getByRole('button', { name: 'Create', exact: true }).isDisabled()).toBe(false);
     await page.close();
   });
 

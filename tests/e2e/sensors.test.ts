@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, signIn } from './browser';
+import { describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { signIn } from './browser';
+import { useBrowser } from './session';
 import { SIGN_UP_MESSAGES } from '../../src/domain/sign-up-rules';
 
 const SHOTS = 'test-results/e2e';
@@ -23,15 +23,10 @@ const BY_NAME = [
 
 describe('sensors page and dashboard in the browser (issue 4)', () => {
   const baseUrl = inject('baseUrl');
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    mkdirSync(SHOTS, { recursive: true });
-  });
-  afterAll(() => browser?.close());
+  const b = useBrowser({ shots: SHOTS });
 
   async function as(email: string, width = 1280, height = 900): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height } });
+    const page = await b.browser.newPage({ viewport: { width, height } });
     await signIn(page, baseUrl, email);
     return page;
   }

@@ -15,6 +15,7 @@ export const USER: CurrentUser = {
   name: 'Olivia Owner',
   mobile: null,
   emailVerified: true,
+  pendingEmail: null,
   isSiteAdmin: false,
   displaySettings: { timeDisplay: 'Friendly' },
 };

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import mqtt from 'mqtt';
 import { startTestServer, testDrivers, type TestServer } from './harness';
 import { makeOrg, makeSensor } from './fixtures';
-import { collect, sendUplink } from './live-helpers';
-import { startExternalIngest } from '../../server/broker/external-ingest';
+import { collect, sendUplink, sleep } from './live-helpers';
+import { INGEST_CONNECTIONS, sharedUplinks, startExternalIngest } from '../../server/broker/external-ingest';
+import { batcherFor } from '../../server/ingest/batcher';
 import { markServiceUsed, serviceUrl } from './services';
 
 // Runs against a real broker: this machine's Mosquitto (TEST_MQTT_URL=mqtt://127.0.0.1:1883 in CI).
@@ -38,7 +39,7 @@ describe.skipIf(!url).each(testDrivers)('with MQTT_URL the server uses an extern
   });
 
   it('takes device uplinks from devices/{serial}/uplink on that broker, acknowledging after commit', async () => {
-    const ingest = startExternalIngest(s.ctx, url!, { connections: 2, clientIdPrefix: `test-ingest-${sensor.serial}` });
+    const ingest = startExternalIngest(s.ctx, url!, { connections: 2, clientIdPrefix: `test-ingest-${sensor.serial}`, subscription: sharedUplinks(`test-${sensor.serial}`) });
     try {
       await Promise.all(ingest.clients.map((c) => new Promise<void>((r) => (c.connected ? r() : c.once('connect', () => r())))));
       await new Promise((r) => setTimeout(r, 200)); // the shared subscription is in place
@@ -56,6 +57,70 @@ describe.skipIf(!url).each(testDrivers)('with MQTT_URL the server uses an extern
       await ingest.stop();
       // drop the persistent sessions, so no later run's uplinks are queued for them
       for (const c of ingest.clients) await (await mqtt.connectAsync(url!, { clientId: c.options.clientId, clean: true, reconnectPeriod: 0 })).endAsync();
+    }
+  });
+
+  it('puts concurrent uplinks from the broker into one group-commit batch, each acknowledged after it (issue 10)', { timeout: 120_000 }, async () => {
+    const own = await makeSensor(s.ctx.db, org.id);
+    // its own shared group: no other server on this broker takes these uplinks
+    const ingest = startExternalIngest(s.ctx, url!, { clientIdPrefix: `test-group-${own.serial}`, subscription: `$share/test-${own.serial}/devices/+/uplink` });
+    const batcher = batcherFor(s.ctx.db, s.ctx.log);
+    const device = await mqtt.connectAsync(url!, { clientId: `dev-${own.serial}`, reconnectPeriod: 0 });
+    try {
+      await ingest.ready;
+      const acks = collect(device);
+      await device.subscribeAsync(`devices/${own.serial}/ack`, { qos: 1 });
+      // no batch starts while the uplinks come in, so what queues is what the broker has in flight at once
+      const release = batcher.hold();
+      batcher.largest = 0;
+      const n = INGEST_CONNECTIONS;
+      const t0 = Date.UTC(2026, 8, 3);
+      await Promise.all(Array.from({ length: n }, (_, i) => device.publishAsync(`devices/${own.serial}/uplink`, JSON.stringify({ measurements: [{ time: t0 + i * 60_000, rawDistance: 500 + i }] }), { qos: 1 })));
+      // one message in flight per connection: with n connections all n are held together (4 before)
+      await vi.waitFor(() => expect(batcher.queued).toBe(n), { timeout: 60_000, interval: 50 });
+      const before = await s.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM measurements WHERE sensor_id = $1', [own.id]);
+      expect(before).toEqual([{ n: 0 }]); // nothing committed, so nothing may have been acknowledged
+      release();
+      await vi.waitFor(() => expect(acks.messages).toHaveLength(n), { timeout: 60_000, interval: 50 });
+      for (const a of acks.messages) expect(a.body).toMatchObject({ stored: 1, duplicates: 0 });
+      expect(batcher.largest).toBe(n); // one sensor, one lane: one transaction for all of them
+      expect(await s.ctx.db.query('SELECT count(*)::int AS n FROM measurements WHERE sensor_id = $1', [own.id])).toEqual([{ n }]);
+    } finally {
+      await device.endAsync();
+      await ingest.stop();
+      for (const c of ingest.clients) await (await mqtt.connectAsync(url!, { clientId: c.options.clientId, clean: true, reconnectPeriod: 0 })).endAsync();
+    }
+  });
+  it('a process that dies and never comes back stops being handed uplinks once its sessions expire (MQTT 5 session expiry, issue 17)', { timeout: 120_000 }, async () => {
+    const own = await makeSensor(s.ctx.db, org.id);
+    const group = `test-expiry-${own.serial}`;
+    // A: two members of the group whose process dies (its sockets cut, no DISCONNECT, no reconnect)
+    const dead = startExternalIngest(s.ctx, url!, { connections: 2, clientIdPrefix: `dead-${own.serial}`, subscription: sharedUplinks(group), sessionExpirySeconds: 1 });
+    const live = startExternalIngest(s.ctx, url!, { connections: 2, clientIdPrefix: `live-${own.serial}`, subscription: sharedUplinks(group), sessionExpirySeconds: 1 });
+    const device = await mqtt.connectAsync(url!, { clientId: `dev-${own.serial}`, reconnectPeriod: 0 });
+    try {
+      await Promise.all([dead.ready, live.ready]);
+      for (const c of dead.clients) {
+        c.options.reconnectPeriod = 0;
+        c.stream.destroy();
+      }
+      await vi.waitFor(() => expect(dead.clients.every((c) => !c.connected)).toBe(true));
+      await sleep(3000); // past the 1 s expiry (the broker checks expiries about once a second)
+      const acks = collect(device);
+      await device.subscribeAsync(`devices/${own.serial}/ack`, { qos: 1 });
+      const n = 12;
+      const t0 = Date.UTC(2026, 8, 4);
+      // one at a time, each awaiting its ack: without expiry, the dead members' share would never be answered
+      for (let i = 0; i < n; i++) {
+        await device.publishAsync(`devices/${own.serial}/uplink`, JSON.stringify({ measurements: [{ time: t0 + i * 60_000, rawDistance: 700 + i }] }), { qos: 1 });
+        await vi.waitFor(() => expect(acks.messages).toHaveLength(i + 1), { timeout: 10_000, interval: 20 });
+      }
+      expect(await s.ctx.db.query('SELECT count(*)::int AS n FROM measurements WHERE sensor_id = $1', [own.id])).toEqual([{ n }]);
+    } finally {
+      await device.endAsync();
+      await live.stop();
+      await dead.stop();
+      for (const c of [...live.clients, ...dead.clients]) await (await mqtt.connectAsync(url!, { clientId: c.options.clientId, clean: true, reconnectPeriod: 0 })).endAsync();
     }
   });
 });

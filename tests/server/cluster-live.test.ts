@@ -14,7 +14,7 @@ describe.skipIf(!pgUrl || !mqttUrl)('live fan-out across processes through an ex
   it('an uplink ingested on B reaches a browser on A\'s /mqtt, once, and B\'s own browser once', { timeout: 60_000 }, async () => {
     const store = await emptyPostgres();
     markServiceUsed('mqtt');
-    const config = loadConfig({ DATABASE_URL: store.url, PUBLIC_URL: 'https://tidewatch.example', MQTT_URL: mqttUrl!, PORT: '0', HOST: '127.0.0.1', SIMULATOR: 'false', LOG_LEVEL: 'warn' });
+    const config = loadConfig({ DATABASE_URL: store.url, PUBLIC_URL: 'https://tidewatch.example', MQTT_URL: mqttUrl!, MQTT_INGEST_GROUP: `cluster-live-${process.pid}`, PORT: '0', HOST: '127.0.0.1', SIMULATOR: 'false', LOG_LEVEL: 'warn' });
     const servers: RunningServer[] = await Promise.all([startServer(config, { background: false }), startServer(config, { background: false })]);
     const [a, b] = servers;
     const browsers: Awaited<ReturnType<typeof connectWs>>[] = [];

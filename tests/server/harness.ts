@@ -52,7 +52,8 @@ export async function startTestServer(
   opts: { now?: () => number; background?: boolean } = {},
 ): Promise<TestServer> {
   const { db, drop } = await freshDb(driver);
-  const config: Config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', SIMULATOR: 'false', LOG_LEVEL: 'warn', ...env });
+  // a shared uplink group of its own: a test server with background jobs and MQTT_URL never takes another's uplinks
+  const config: Config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', SIMULATOR: 'false', LOG_LEVEL: 'warn', MQTT_INGEST_GROUP: `test-${randomUUID()}`, ...env });
   const server = await startServer(config, { db, background: opts.background ?? false, now: opts.now });
   const tokenFor = async (userId: string) => {
     const u = (await db.query<{ id: string; email: string; name: string; email_verified: boolean; is_site_admin: boolean }>('SELECT * FROM users WHERE id = $1', [userId]))[0];

@@ -232,6 +232,34 @@ describe.each(testDrivers)('identity endpoint on %s (DESIGN "Identity and the ga
       });
     });
 
+    // The gateway remembers tokens it has verified (signature, issuer, audience, use), so these use
+    // each token at the gateway first: the remembered token must still meet revocation and expiry.
+    it('a token the gateway has already accepted is refused once its sign-in is revoked', async () => {
+      await account('seen-revoke@test.local');
+      const a = await tokensOf('seen-revoke@test.local');
+      for (let i = 0; i < 2; i++) expect((await s.api('/organisations', { token: a.IdToken })).status).toBe(200);
+      expect(await cognito('RevokeToken', { ClientId: CLIENT, Token: a.RefreshToken })).toMatchObject({ status: 200 });
+      const res = await s.api('/organisations', { token: a.IdToken });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ code: 'UNAUTHORIZED', message: 'Token has been revoked.' });
+    });
+
+    it('a token the gateway has already accepted is refused once it expires, and an ID token is never taken for an access token', async () => {
+      await account('seen-expiry@test.local');
+      const a = await tokensOf('seen-expiry@test.local');
+      expect((await s.api('/organisations', { token: a.IdToken })).status).toBe(200);
+      expect((await cognito('GetUser', { AccessToken: a.AccessToken })).status).toBe(200);
+      const idAsAccess = await cognito('GetUser', { AccessToken: a.IdToken });
+      expect(idAsAccess.body.__type).toBe('NotAuthorizedException');
+      clock += 3600 * 1000 - 1500; // still inside the hour: accepted again
+      expect((await s.api('/organisations', { token: a.IdToken })).status).toBe(200);
+      clock += 2000; // past exp
+      const res = await s.api('/organisations', { token: a.IdToken });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ code: 'UNAUTHORIZED', message: 'Token has expired.' });
+      expect((await cognito('GetUser', { AccessToken: a.AccessToken })).body).toEqual({ __type: 'NotAuthorizedException', message: 'Access Token has expired' });
+    });
+
     it('the gateway answers 401 JSON without a token and with a forged one', async () => {
       for (const token of [undefined, 'Bearer nonsense', (await tokensOf('signin@test.local')).IdToken.slice(0, -4) + 'AAAA']) {
         const res = await s.api('/organisations', { token });

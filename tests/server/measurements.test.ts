@@ -159,11 +159,24 @@ describe.each(testDrivers)('GET /organisations/{orgId}/sensors/{sensorId}/measur
     expect(viaOwnOrg.status).toBe(404);
     expect(await viaOwnOrg.json()).toMatchObject({ code: 'SENSOR_NOT_FOUND' });
     expect((await s.api(path(q, 'not-a-uuid', otherOrg.id), { token: outsiderToken })).status).toBe(400); // issue 9: a malformed id is bad input
+    // membership and the sensor are checked in one query: the errors keep their order
+    const badIdOutside = await s.api(path(q, 'not-a-uuid'), { token: outsiderToken });
+    expect(badIdOutside.status).toBe(404); // not a member: nothing about the sensor id is told
+    expect(await badIdOutside.json()).toMatchObject({ code: 'ORGANISATION_NOT_FOUND' });
+    const otherSensor = await makeSensor(s.ctx.db, otherOrg.id);
+    const foreign = await s.api(path(q, otherSensor.id), { token });
+    expect(foreign.status).toBe(404); // a member of ours naming another organisation's sensor
+    expect(await foreign.json()).toEqual({ code: 'SENSOR_NOT_FOUND', message: 'Sensor not found.' });
+    const badQueryForeign = await s.api(path({ startTime: T0 + 1, endTime: T0 }, otherSensor.id), { token });
+    expect(badQueryForeign.status).toBe(400); // the query is judged before the sensor, as before
+    expect(await badQueryForeign.json()).toMatchObject({ code: 'INVALID_QUERY' });
+    expect((await s.api(path(q, otherSensor.id, otherOrg.id), { token: outsiderToken })).status).toBe(200);
 
     const reader = await makeUser(s.ctx.db);
     await addMember(s.ctx.db, org.id, reader.id, 4);
     const asReader = await get(q, await s.tokenFor(reader.id));
     expect(asReader.status).toBe(403);
+    expect((await s.api(path(q, 'not-a-uuid'), { token: await s.tokenFor(reader.id) })).status).toBe(403); // the role before the sensor id
   });
 
   // Speed is measured in `npm run bench` (benchmark 6), never asserted here: these machines are noisy.

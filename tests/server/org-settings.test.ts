@@ -187,6 +187,22 @@ describe.each(testDrivers)('organisation settings calls on %s', (driver) => {
     await again.endAsync();
   });
 
+  it("making a member a meter reader ends their live connection on this process and refuses the organisation's data after it", async () => {
+    await s.ctx.db.query(`UPDATE organisations SET features = features || '{"meterReading": true}'::jsonb WHERE id = $1`, [org.id]);
+    const c = await connectWs(s, tokens.member);
+    await c.subscribeAsync(`orgs/${org.id}/#`);
+    // no wait for the broker's 60-second re-check: the close comes from the role change itself
+    const closed = new Promise<void>((r) => c.once('close', () => r()));
+    expect((await setRole('admin', 'member', 4)).status).toBe(200);
+    await closed;
+    const again = await connectWs(s, tokens.member);
+    await expect(again.subscribeAsync(`orgs/${org.id}/#`)).rejects.toThrow(/Subscribe error/);
+    await again.endAsync();
+    // and their next gateway call sees the new role: meter readers read settings, never sensors
+    expect((await call('member', 'GET', `/organisations/${org.id}/members`)).status).toBe(200);
+    expect((await call('member', 'GET', `/organisations/${org.id}/sensors`)).status).toBe(403);
+  });
+
   it('leave: any role but the owner leaves with its own id; the last owner can never leave', async () => {
     const res = await remove('member', 'member');
     expect(res.status).toBe(200);

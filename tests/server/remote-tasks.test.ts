@@ -4,7 +4,8 @@ import { startTestServer, testDrivers, type TestServer } from './harness';
 import { addMember, makeOrg, makeSensor, makeUser } from './fixtures';
 import { collect, connectWs, sendUplink } from './live-helpers';
 import { createTaskTimeoutJob } from '../../server/scheduler/task-timeout';
-import { taskListSchema, taskResponseSchema, type DownlinkTask } from '../../src/contract/downlink-task.schema';
+import { REMOTE_TASK_CODES, radarSettingsResponseSchema, taskListSchema, taskResponseSchema, type DownlinkTask } from '../../src/contract/downlink-task.schema';
+import { FULL_RADAR_DEFAULTS } from '../../src/domain/task-params';
 import { BANNERS, TASK_MESSAGES } from '../../src/domain/remote-tasks';
 
 const MIN = 60_000;
@@ -43,8 +44,8 @@ describe.each(testDrivers)('remote tasks on %s (sensor-setup 4, 6, 7, 9)', (driv
   afterAll(() => s?.close());
 
   /** A sensor with boot info (firmware 72, hardware 13 unless told), so every task type is open to it. */
-  async function sensor(over: { radio?: string; sensorType?: string; fw?: number; hw?: number; config?: Record<string, unknown>; alarms?: unknown } = {}) {
-    const x = await makeSensor(s.ctx.db, org.id, { radio: over.radio, sensorType: over.sensorType ?? 'LS1-R', alarms: over.alarms, config: over.config });
+  async function sensor(over: { radio?: string; sensorType?: string; fw?: number; hw?: number; config?: Record<string, unknown>; alarms?: unknown; displayInfo?: unknown } = {}) {
+    const x = await makeSensor(s.ctx.db, org.id, { radio: over.radio, sensorType: over.sensorType ?? 'LS1-R', alarms: over.alarms, config: over.config, displayInfo: over.displayInfo });
     await s.ctx.db.query('UPDATE sensors SET latest_boot_info = $2 WHERE id = $1', [x.id, JSON.stringify({ firmwareVersion: over.fw ?? 72, hardwareVersion: over.hw ?? 13, buildType: 'Production' })]);
     return x;
   }
@@ -203,7 +204,7 @@ describe.each(testDrivers)('remote tasks on %s (sensor-setup 4, 6, 7, 9)', (driv
     await expectError(await create(x.id, alarm(1, 'THRESHOLD_DECREASING', -8000, { type: 'THRESHOLD_DECREASING', threshold: -7000, enabled: true })), 409, 'ALARM_SETTINGS_CONFLICT', TASK_MESSAGES.stateChanged);
     // offset 3000 (the fixture) and a 500-12000 mm range: levels -9000 to 2500
     await expectError(await create(x.id, alarm(0, 'THRESHOLD_INCREASING', 2600)), 400, 'INVALID_TASK_PARAMS', 'The threshold has exceeded the measurement range of the sensor.');
-    await expectError(await create(x.id, alarm(0, 'THRESHOLD_INCREASING', -9000)), 400, 'INVALID_TASK_PARAMS', 'The high level alarm must be higher than the low level alarm');
+    await expectError(await create(x.id, alarm(0, 'THRESHOLD_INCREASING', -9000)), 400, 'INVALID_TASK_PARAMS', 'The depth is smaller than the low level alarm');
     await expectError(await create(x.id, alarm(0, 'ACCELEROMETER', 10)), 400, 'INVALID_TASK_PARAMS');
     await created(x.id, alarm(0, 'THRESHOLD_INCREASING', 2000));
     await expectError(await create(x.id, alarm(2, 'THRESHOLD_INCREASING', 1500)), 409, 'DUPLICATE_ALARM_CONFIG_TASK', TASK_MESSAGES.stateChanged);
@@ -216,6 +217,69 @@ describe.each(testDrivers)('remote tasks on %s (sensor-setup 4, 6, 7, 9)', (driv
     // a non-site-admin cannot change the user range: it is kept as the sensor has it
     const ext = await created(x.id, { type: 'ExtendedConfig', params: { txCountOnAlarm: 2, userRangeEnabled: true, userRangeMin: 600, userRangeMax: 11000 } });
     expect(ext.params.userRangeEnabled).toBe(false);
+  });
+
+  it('a sensor without an offset takes distance thresholds: its distance range and the distance wording; queued values count in the order', async () => {
+    const x = await sensor({ sensorType: 'LS1', displayInfo: { referenceLines: [] }, alarms: { '0': { type: 'THRESHOLD_DECREASING', threshold: 1000, enabled: true } } });
+    // LS1 measures 300-5000 mm
+    await expectError(await create(x.id, alarm(1, 'THRESHOLD_INCREASING', 200)), 400, 'INVALID_TASK_PARAMS', 'The threshold has exceeded the measurement range of the sensor.');
+    await expectError(await create(x.id, alarm(1, 'THRESHOLD_INCREASING', 900)), 400, 'INVALID_TASK_PARAMS', 'The distance is smaller than the low level alarm');
+    await created(x.id, alarm(1, 'THRESHOLD_INCREASING', 3000));
+    // the low alarm is compared with the queued high one (3000), not only with the sensor's alarms
+    await expectError(
+      await create(x.id, alarm(0, 'THRESHOLD_DECREASING', 3500, { type: 'THRESHOLD_DECREASING', threshold: 1000, enabled: true })),
+      400,
+      'INVALID_TASK_PARAMS',
+      'The distance is bigger than the high level alarm',
+    );
+    await created(x.id, alarm(0, 'THRESHOLD_DECREASING', 2500, { type: 'THRESHOLD_DECREASING', threshold: 1000, enabled: true }));
+  });
+
+  it('stores the radar settings from a successful FullRadarConfig and from the device\'s report; site admins read them, FullRadarConfig params are theirs only', async () => {
+    const x = await sensor({ sensorType: 'LS1-R' });
+    const radarPath = `/organisations/${org.id}/sensors/${x.id}/radar-settings`;
+    const read = async (token = tok.site) => {
+      const res = await s.api(radarPath, { token });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return radarSettingsResponseSchema.parse(await res.json()).radarSettings;
+    };
+    expect(await read()).toBeNull();
+    expect((await s.api(radarPath, { token: tok.admin })).status).toBe(403);
+    expect((await s.api(radarPath, { token: tok.member })).status).toBe(403);
+    expect((await s.api(radarPath, { token: tok.outsider })).status).toBe(404);
+    expect((await s.api(`/organisations/${org.id}/sensors/not-a-uuid/radar-settings`, { token: tok.site })).status).toBe(400);
+
+    const params = { ...FULL_RADAR_DEFAULTS, gain: 0.55, startDistance: 0.5, endDistance: 4, length: 0 };
+    const t = await created(x.id, { type: 'FullRadarConfig', params }, tok.site);
+    expect(t.params.length).toBe(3.5); // derived on the server
+    // others see the task (it runs in order) without its params
+    const seen = (await list(x.id, tok.admin)).queued.find((q) => q.id === t.id);
+    expect(seen?.params).toEqual({});
+    expect((await list(x.id, tok.site)).queued.find((q) => q.id === t.id)?.params).toMatchObject({ gain: 0.55 });
+
+    await uplink(x);
+    expect(await read()).toBeNull(); // dispatched is not applied
+    await uplink(x, [{ id: t.id, ok: true }]);
+    const fromTask = await read();
+    expect(fromTask).toMatchObject({ source: 'task', taskId: t.id, updatedAt: clock, settings: { ...params, length: 3.5 } });
+
+    // a failed task changes nothing
+    const bad = await created(x.id, { type: 'FullRadarConfig', params: { ...params, gain: 0.9 } }, tok.site);
+    await uplink(x);
+    await uplink(x, [{ id: bad.id, ok: false }]);
+    expect((await read())?.settings.gain).toBe(0.55);
+
+    // the device's own report (after a boot) is the newest word; length derived when it leaves it out
+    clock += MIN;
+    const { length: _omit, ...reported } = { ...params, gain: 0.25 };
+    const res = await sendUplink(s, x.deviceKey, { serial: x.serial, measurements: [{ time: clock - 1000, rawDistance: 1500 }], radarSettings: reported });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await read()).toMatchObject({ source: 'device', taskId: null, updatedAt: clock, settings: { gain: 0.25, length: 3.5 } });
+    // a malformed report is refused with the uplink (nothing stored)
+    clock += MIN;
+    const refused = await sendUplink(s, x.deviceKey, { serial: x.serial, measurements: [], radarSettings: { ...reported, gain: 7 } });
+    expect(refused.status).toBe(400);
+    expect((await read())?.settings.gain).toBe(0.25);
   });
 
   it('concurrent cancel and dispatch of one task: exactly one wins, every time', async () => {
@@ -277,5 +341,40 @@ describe.each(testDrivers)('remote tasks on %s (sensor-setup 4, 6, 7, 9)', (driv
     // a late report changes nothing
     await uplink(x, [{ id: a.id, ok: true }]);
     expect(await status(a.id)).toBe('Timeout');
+  });
+});
+
+describe.each(testDrivers)('the radar section in the production stage on %s (sensor-setup 2: hidden there, refused by the server too)', (driver) => {
+  let s: TestServer;
+  afterAll(() => s?.close());
+
+  it('refuses FullRadarConfig tasks and the radar-settings read with RADAR_CONFIG_NOT_IN_PRODUCTION; other task types still work, strangers still get 404', async () => {
+    s = await startTestServer(driver, { STAGE: 'production' });
+    expect(s.ctx.config.STAGE).toBe('production');
+    const db = s.ctx.db;
+    const org = await makeOrg(db);
+    const site = await makeUser(db, { isSiteAdmin: true });
+    await addMember(db, org.id, site.id, 3);
+    const outsider = await makeUser(db);
+    const [siteTok, outsiderTok] = [await s.tokenFor(site.id), await s.tokenFor(outsider.id)];
+    const x = await makeSensor(db, org.id, { sensorType: 'LS1-R' });
+    await db.query('UPDATE sensors SET latest_boot_info = $2 WHERE id = $1', [x.id, JSON.stringify({ firmwareVersion: 72, hardwareVersion: 13, buildType: 'Production' })]);
+    const base = `/organisations/${org.id}/sensors/${x.id}`;
+
+    const expectRefused = async (res: Response) => {
+      expect(res.status, await res.clone().text()).toBe(403);
+      expect(await res.json()).toMatchObject({ code: REMOTE_TASK_CODES.radarInProduction, message: 'Radar configuration is not available in the production stage.' });
+    };
+    await expectRefused(await s.api(`${base}/radar-settings`, { token: siteTok }));
+    const params = { ...FULL_RADAR_DEFAULTS, length: 0 };
+    await expectRefused(await s.api(`${base}/downlink-tasks`, { method: 'POST', token: siteTok, json: { type: 'FullRadarConfig', params } }));
+    expect(await db.query('SELECT 1 FROM downlink_tasks WHERE sensor_id = $1', [x.id])).toHaveLength(0);
+    // the stage does not open anything to a stranger: the organisation check still answers first
+    expect((await s.api(`${base}/radar-settings`, { token: outsiderTok })).status).toBe(404);
+    // the rest of the remote tasks are untouched by the stage
+    const ok = await s.api(`${base}/downlink-tasks`, { method: 'POST', token: siteTok, json: schedule() });
+    expect(ok.status, await ok.clone().text()).toBe(201);
+    // and /config.json tells the client, which hides the section
+    expect(await (await fetch(`${s.url}/config.json`)).json()).toMatchObject({ stage: 'production' });
   });
 });

@@ -5,6 +5,7 @@ import { CLIENT, cognitoClient } from './security-helpers';
 import { hashPassword } from '../../server/identity/passwords';
 import { insertUser } from '../../server/identity/identity-users';
 import { addMember, makeOrg, makeUser } from './fixtures';
+import { currentUserSchema } from '../../src/contract/user.schema';
 
 const PASSWORD = 'Demo-pass-2026!';
 
@@ -82,8 +83,20 @@ describe.each(testDrivers)('account security on %s (issue 9)', (driver) => {
   it('an email change stays pending until the new address is verified: the old address signs in meanwhile', async () => {
     await account('before@sec.test');
     const t = await tokensOf('before@sec.test');
+    // the current user's data carries the pending address (the account section shows it after a reload)
+    const pendingEmail = async () => {
+      const res = await s.api('/users/current-v2?email=before%40sec.test', { token: t.IdToken });
+      expect(res.status).toBe(200);
+      return currentUserSchema.parse(await res.json()).pendingEmail;
+    };
+    expect(await pendingEmail()).toBeNull();
+    const first = await cognito('UpdateUserAttributes', { AccessToken: t.AccessToken, UserAttributes: [{ Name: 'email', Value: 'first.choice@sec.test' }] });
+    expect(first.body.CodeDeliveryDetailsList).toHaveLength(1);
+    expect(await pendingEmail()).toBe('first.choice@sec.test');
+    // a second new address replaces the first
     const update = await cognito('UpdateUserAttributes', { AccessToken: t.AccessToken, UserAttributes: [{ Name: 'email', Value: 'someone.else@sec.test' }] });
     expect(update.body.CodeDeliveryDetailsList).toHaveLength(1);
+    expect(await pendingEmail()).toBe('someone.else@sec.test');
     expect((await signIn('someone.else@sec.test')).body.__type).toBe('NotAuthorizedException');
     expect((await signIn('before@sec.test')).status).toBe(200);
     const attrs = (await cognito('GetUser', { AccessToken: t.AccessToken })).body.UserAttributes;
@@ -94,6 +107,18 @@ describe.each(testDrivers)('account security on %s (issue 9)', (driver) => {
     expect((await cognito('VerifyUserAttribute', { AccessToken: t.AccessToken, AttributeName: 'email', Code: code })).status).toBe(200);
     expect((await signIn('someone.else@sec.test')).status).toBe(200);
     expect((await signIn('before@sec.test')).body.__type).toBe('NotAuthorizedException');
+    expect(await pendingEmail()).toBeNull(); // verified: it is the sign-in address now, nothing pending
+  });
+
+  it('entering the current address again withdraws a pending change (the current user shows none)', async () => {
+    await account('keep@sec.test');
+    const t = await tokensOf('keep@sec.test');
+    const pendingEmail = async () => currentUserSchema.parse(await (await s.api('/users/current-v2?email=keep%40sec.test', { token: t.IdToken })).json()).pendingEmail;
+    await cognito('UpdateUserAttributes', { AccessToken: t.AccessToken, UserAttributes: [{ Name: 'email', Value: 'elsewhere@sec.test' }] });
+    expect(await pendingEmail()).toBe('elsewhere@sec.test');
+    const back = await cognito('UpdateUserAttributes', { AccessToken: t.AccessToken, UserAttributes: [{ Name: 'email', Value: 'keep@sec.test' }] });
+    expect(back.body.CodeDeliveryDetailsList).toEqual([]);
+    expect(await pendingEmail()).toBeNull();
   });
 
   it('refuses common passwords and control characters with the shared policy message', async () => {

@@ -18,6 +18,15 @@ describe('demo mode belongs to the embedded default only (issue 9, deployment sa
     expect(loadConfig({ DEMO_MODE: 'true', SEED_DEMO: 'false' })).toMatchObject({ DEMO_MODE: true, SEED_DEMO: false });
   });
 
+  it('the stage (sensor-setup 2: radar hidden in production) is development for the embedded demo, production with DATABASE_URL or NODE_ENV=production, or as STAGE says', () => {
+    expect(loadConfig({}).STAGE).toBe('development');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/tw', PUBLIC_URL: 'https://tw.example' }).STAGE).toBe('production');
+    expect(loadConfig({ NODE_ENV: 'production' }).STAGE).toBe('production');
+    expect(loadConfig({ NODE_ENV: 'production', STAGE: 'development' }).STAGE).toBe('development');
+    expect(loadConfig({ STAGE: 'production' }).STAGE).toBe('production');
+    expect(() => loadConfig({ STAGE: 'staging' })).toThrow(/STAGE/);
+  });
+
   it('start-up warns when demo mode is on and the server listens beyond loopback', () => {
     expect(demoExposureWarning(loadConfig({ HOST: '0.0.0.0' }))).toMatch(/DEMO MODE is on/);
     expect(demoExposureWarning(loadConfig({ HOST: '127.0.0.1' }))).toBeNull();
@@ -43,6 +52,7 @@ describe.each(testDrivers)('deployment safety on %s', (driver) => {
       const cfg = await rawRequest(`http://127.0.0.1:${s.port}/config.json`, { host: 'evil.example' });
       expect(cfg.text).not.toContain('evil.example');
       expect(JSON.parse(cfg.text).api.endpoint).toBe(`http://localhost:${s.port}/api`);
+      expect(JSON.parse(cfg.text).stage).toBe('development');
       const loopbackHost = await rawRequest(`http://127.0.0.1:${s.port}/config.json`, { host: `127.0.0.1:${s.port}` });
       expect(JSON.parse(loopbackHost.text).api.endpoint).toBe(`http://127.0.0.1:${s.port}/api`);
 
@@ -75,7 +85,7 @@ describe.each(testDrivers)('deployment safety on %s', (driver) => {
 
     it('links and /config.json use PUBLIC_URL', async () => {
       const cfg = await rawRequest(`${s.url}/config.json`, { host: 'evil.example' });
-      expect(JSON.parse(cfg.text)).toMatchObject({ api: { endpoint: 'https://tidewatch.example/api' }, demo: false });
+      expect(JSON.parse(cfg.text)).toMatchObject({ api: { endpoint: 'https://tidewatch.example/api' }, demo: false, stage: 'production' });
     });
 
     it('create-user makes the first owner and site admin, who must choose a new password at first sign-in', async () => {

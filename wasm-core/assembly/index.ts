@@ -6,6 +6,7 @@ export { m4, m4TimeReads, storeView, viewRawPoints, viewMin, viewMax } from './m
 export { setConversion, convertValue } from './convert';
 export { setTimeZone, csvRows } from './csv';
 export { sumColumns, streamFloor, copyBytes } from './floor';
+export { councilRoom, councilResultRows, councilCsvRows } from './council';
 
 /** Proves the build chain end to end: AssemblyScript to .wasm to the worker. */
 export function coreVersion(): i32 {

@@ -317,38 +317,187 @@ export function storeMerge(s: usize, ct: usize, cv: usize, n: i32): i32 {
   return storeLength(s);
 }
 
-/** Merges the held points of segments lo..last inside [c0, c1] with the chunk; the chunk wins ties. */
+/**
+ * Merges the held points of segments lo..last inside [c0, c1] with the chunk; the chunk wins ties.
+ * Each point moves once: stretches where one side runs ahead go by memory.copy, and where the two
+ * interleave, merge2 splits the work into two independent merges run side by side.
+ */
 function mergeSpan(s: usize, lo: i32, last: i32, a: i32, b: i32, ct: usize, cv: usize, n: i32, nt: usize, nv: usize): i32 {
-  let seg = lo;
-  let r = rec(s, seg);
-  let j = a;
-  let end = lo == last ? b : recLen(r);
   let p = 0;
   let w = 0;
-  while (true) {
-    while (j >= end && seg < last) {
-      seg++;
-      r = rec(s, seg);
-      j = 0;
-      end = seg == last ? b : recLen(r);
+  for (let seg = lo; seg <= last; seg++) {
+    const r = rec(s, seg);
+    const T = recT(r);
+    const V = recV(r);
+    const j = seg == lo ? a : 0;
+    const end = seg == last ? b : recLen(r);
+    if (j >= end) continue;
+    // chunk points before this run, then the chunk points up to the run's last time (ties included)
+    const q = gallopGE(ct, p, n, load<f64>(T + (<usize>j << 3)));
+    if (q > p) {
+      memory.copy(nt + (<usize>w << 3), ct + (<usize>p << 3), <usize>(q - p) << 3);
+      memory.copy(nv + (<usize>w << 2), cv + (<usize>p << 2), <usize>(q - p) << 2);
+      w += q - p;
+      p = q;
     }
-    const haveHeld = j < end;
-    if (!haveHeld && p >= n) break;
-    const th = haveHeld ? load<f64>(recT(r) + (<usize>j << 3)) : Infinity;
-    const tc = p < n ? load<f64>(ct + (<usize>p << 3)) : Infinity;
-    if (haveHeld && (p >= n || th < tc)) {
-      store<f64>(nt + (<usize>w << 3), th);
-      store<f32>(nv + (<usize>w << 2), load<f32>(recV(r) + (<usize>j << 2)));
-      j++;
-    } else {
-      if (haveHeld && th == tc) j++; // the chunk replaces the held point
-      store<f64>(nt + (<usize>w << 3), tc);
-      store<f32>(nv + (<usize>w << 2), load<f32>(cv + (<usize>p << 2)));
-      p++;
-    }
-    w++;
+    const tLast = load<f64>(T + (<usize>(end - 1) << 3));
+    let pe = gallopGE(ct, p, n, tLast);
+    if (pe < n && load<f64>(ct + (<usize>pe << 3)) == tLast) pe++;
+    w += merge2(T + (<usize>j << 3), V + (<usize>j << 2), end - j, ct + (<usize>p << 3), cv + (<usize>p << 2), pe - p, nt + (<usize>w << 3), nv + (<usize>w << 2));
+    p = pe;
+  }
+  if (p < n) {
+    memory.copy(nt + (<usize>w << 3), ct + (<usize>p << 3), <usize>(n - p) << 3);
+    memory.copy(nv + (<usize>w << 2), cv + (<usize>p << 2), <usize>(n - p) << 2);
+    w += n - p;
   }
   return w;
+}
+
+/** First index in [lo, hi) of the sorted times at t whose time is >= x. */
+function lowerIn(t: usize, lo: i32, hi: i32, x: f64): i32 {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (load<f64>(t + (<usize>mid << 3)) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Finishes one part of a merge: steps while both sides last, then copies the rest. Returns the
+ * end of output. `kh` and `kc` turn a time address of the held or the chunk side into the address
+ * of its value (value = (time >> 1) + k: the value columns are 4 bytes a point where times are 8),
+ * and `ko` does the same for the output.
+ */
+function finish2(pa: usize, ea: usize, pb: usize, eb: usize, po: usize, kh: usize, kc: usize, ko: usize): usize {
+  while (pa < ea && pb < eb) {
+    const x = load<f64>(pa);
+    const y = load<f64>(pb);
+    const h = x < y;
+    store<f64>(po, select<f64>(x, y, h));
+    store<f32>((po >> 1) + ko, load<f32>((select<usize>(pa, pb, h) >> 1) + select<usize>(kh, kc, h)));
+    pa += <usize>((<i32>h) | (<i32>(x == y))) << 3;
+    pb += <usize>(<i32>h ^ 1) << 3;
+    po += 8;
+  }
+  if (pa < ea) {
+    memory.copy(po, pa, ea - pa);
+    memory.copy((po >> 1) + ko, (pa >> 1) + kh, (ea - pa) >> 1);
+    po += ea - pa;
+  }
+  if (pb < eb) {
+    memory.copy(po, pb, eb - pb);
+    memory.copy((po >> 1) + ko, (pb >> 1) + kc, (eb - pb) >> 1);
+    po += eb - pb;
+  }
+  return po;
+}
+
+/**
+ * Merges sorted held points (na) with sorted chunk points (nb); the chunk wins ties. Returns the
+ * count written. A merge step waits on the step before it (which side advanced decides the next
+ * load), so one merge runs at the latency of load, compare and add. Two merges do not wait on
+ * each other: the output is split at the chunk's middle time (and where it falls among the held
+ * times), and the parts advance together, one step each per turn: four parts, split at the
+ * chunk's quarter times.
+ *
+ * A step is branch-free and works on addresses, not indices: the time written is the smaller
+ * time itself (a select, no second load), its value's address is derived from the time address
+ * taken (the value columns are the time columns' addresses halved plus a constant per column),
+ * and the side that gave the point advances by 8 bytes (the held side on a tie too, which drops
+ * its point). Every part writes one point per turn, so their outputs stay a constant distance
+ * apart and share one output address.
+ */
+function merge2(at: usize, av: usize, na: i32, bt: usize, bv: usize, nb: i32, ot: usize, ov: usize): i32 {
+  // value address = (time address >> 1) + k, per column (every column is 8-byte aligned)
+  const kh = av - (at >> 1);
+  const kc = bv - (bt >> 1);
+  const ko = ov - (ot >> 1);
+  const ea = at + (<usize>na << 3);
+  const eb = bt + (<usize>nb << 3);
+  if (na + nb < 1024 || nb < 16) return <i32>((finish2(at, ea, bt, eb, ot, kh, kc, ko) - ot) >> 3);
+  // four parts: part i holds chunk [b_i, b_i+1) and the held points from where chunk time b_i
+  // falls among them (held points at a part's first chunk time fall in that part and lose the tie)
+  const b1 = nb >> 2;
+  const b2 = nb >> 1;
+  const b3 = b1 + b2;
+  const a1 = lowerIn(at, 0, na, load<f64>(bt + (<usize>b1 << 3)));
+  const a2 = lowerIn(at, a1, na, load<f64>(bt + (<usize>b2 << 3)));
+  const a3 = lowerIn(at, a2, na, load<f64>(bt + (<usize>b3 << 3)));
+  const ma1 = at + (<usize>a1 << 3);
+  const ma2 = at + (<usize>a2 << 3);
+  const ma3 = at + (<usize>a3 << 3);
+  const mb1 = bt + (<usize>b1 << 3);
+  const mb2 = bt + (<usize>b2 << 3);
+  const mb3 = bt + (<usize>b3 << 3);
+  let pa0 = at;
+  let pb0 = bt;
+  let pa1 = ma1;
+  let pb1 = mb1;
+  let pa2 = ma2;
+  let pb2 = mb2;
+  let pa3 = ma3;
+  let pb3 = mb3;
+  // each part may write as much as both its sides hold: part i writes g_i bytes after part 0
+  const g1 = <usize>(a1 + b1) << 3;
+  const g2 = <usize>(a2 + b2) << 3;
+  const g3 = <usize>(a3 + b3) << 3;
+  let po = ot;
+  while (true) {
+    // steps all parts can take without running out of either side
+    const m = min(min(min(ma1 - pa0, mb1 - pb0), min(ma2 - pa1, mb2 - pb1)), min(min(ma3 - pa2, mb3 - pb2), min(ea - pa3, eb - pb3)));
+    if (m == 0) break;
+    const end = po + m;
+    do {
+      const x0 = load<f64>(pa0);
+      const y0 = load<f64>(pb0);
+      const x1 = load<f64>(pa1);
+      const y1 = load<f64>(pb1);
+      const x2 = load<f64>(pa2);
+      const y2 = load<f64>(pb2);
+      const x3 = load<f64>(pa3);
+      const y3 = load<f64>(pb3);
+      const h0 = x0 < y0;
+      const h1 = x1 < y1;
+      const h2 = x2 < y2;
+      const h3 = x3 < y3;
+      store<f64>(po, select<f64>(x0, y0, h0));
+      store<f64>(po + g1, select<f64>(x1, y1, h1));
+      store<f64>(po + g2, select<f64>(x2, y2, h2));
+      store<f64>(po + g3, select<f64>(x3, y3, h3));
+      const pv = (po >> 1) + ko;
+      store<f32>(pv, load<f32>((select<usize>(pa0, pb0, h0) >> 1) + select<usize>(kh, kc, h0)));
+      store<f32>(pv + (g1 >> 1), load<f32>((select<usize>(pa1, pb1, h1) >> 1) + select<usize>(kh, kc, h1)));
+      store<f32>(pv + (g2 >> 1), load<f32>((select<usize>(pa2, pb2, h2) >> 1) + select<usize>(kh, kc, h2)));
+      store<f32>(pv + (g3 >> 1), load<f32>((select<usize>(pa3, pb3, h3) >> 1) + select<usize>(kh, kc, h3)));
+      pa0 += <usize>((<i32>h0) | (<i32>(x0 == y0))) << 3;
+      pb0 += <usize>(<i32>h0 ^ 1) << 3;
+      pa1 += <usize>((<i32>h1) | (<i32>(x1 == y1))) << 3;
+      pb1 += <usize>(<i32>h1 ^ 1) << 3;
+      pa2 += <usize>((<i32>h2) | (<i32>(x2 == y2))) << 3;
+      pb2 += <usize>(<i32>h2 ^ 1) << 3;
+      pa3 += <usize>((<i32>h3) | (<i32>(x3 == y3))) << 3;
+      pb3 += <usize>(<i32>h3 ^ 1) << 3;
+      po += 8;
+    } while (po < end);
+  }
+  // each part finishes alone, then moves up against the one before it (ties wrote less than
+  // the room kept; nothing moves when there were none)
+  let w = finish2(pa0, ma1, pb0, mb1, po, kh, kc, ko);
+  w = closeUp(w, ot + g1, finish2(pa1, ma2, pb1, mb2, po + g1, kh, kc, ko), ko);
+  w = closeUp(w, ot + g2, finish2(pa2, ma3, pb2, mb3, po + g2, kh, kc, ko), ko);
+  w = closeUp(w, ot + g3, finish2(pa3, ea, pb3, eb, po + g3, kh, kc, ko), ko);
+  return <i32>((w - ot) >> 3);
+}
+
+/** Moves output [from, to) (times, and their values at (address >> 1) + ko) down to w; returns its new end. */
+function closeUp(w: usize, from: usize, to: usize, ko: usize): usize {
+  if (w != from) {
+    memory.copy(w, from, to - from);
+    memory.copy((w >> 1) + ko, (from >> 1) + ko, (to - from) >> 1);
+  }
+  return w + (to - from);
 }
 
 /** Appends segment `src` to segment `dst` (adjacent in time), growing dst's buffers. */

@@ -1,4 +1,4 @@
-import { Box, Center, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Box, Center, Group, List, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconBellRinging, IconChartAreaLine, IconBuildingCommunity } from '@tabler/icons-react';
 import { Outlet } from 'react-router-dom';
 import { useIsMobile } from '../../shared/layout';
@@ -14,6 +14,8 @@ export function AuthLayout() {
     <Box mih="100dvh" style={{ display: 'flex' }}>
       {!mobile && (
         <Box
+          component="aside"
+          aria-label="About Tidewatch"
           w="44%"
           p={48}
           style={{
@@ -30,28 +32,29 @@ export function AuthLayout() {
         >
           <Brand light size={34} />
           <Stack gap="xl" maw={440}>
-            <Title order={1} c="white" fz={36} lh={1.15}>
+            {/* the page's one h1 is the form's title: this is the brand's tagline */}
+            <Text c="white" fz={36} fw={650} lh={1.15}>
               Know your water, wherever it is.
-            </Title>
+            </Text>
             <List spacing="md" c="rgba(255,255,255,0.9)" center>
               <List.Item icon={<Bullet icon={<IconChartAreaLine size={18} />} />}>Live levels, flows and volumes from every sensor</List.Item>
               <List.Item icon={<Bullet icon={<IconBellRinging size={18} />} />}>Alarms by email and SMS the moment something changes</List.Item>
               <List.Item icon={<Bullet icon={<IconBuildingCommunity size={18} />} />}>Built for farms, councils and water utilities</List.Item>
             </List>
           </Stack>
-          <Text size="xs" c="rgba(255,255,255,0.6)">
+          <Text size="xs" c="rgba(255,255,255,0.9)">
             © {new Date().getFullYear()} Tidewatch · Remote water and tank monitoring
           </Text>
         </Box>
       )}
-      <Center style={{ flex: 1 }} p={mobile ? 'md' : 48} bg="gray.0">
+      <Center component="main" style={{ flex: 1 }} p={mobile ? 'md' : 48} bg="var(--tw-page-bg)">
         <Stack w="100%" maw={460} gap="xl">
           {mobile && (
             <Group justify="center">
               <Brand />
             </Group>
           )}
-          <Box bg="white" p={mobile ? 'lg' : 36} style={{ borderRadius: 16, boxShadow: '0 1px 3px rgba(16,42,67,.08), 0 12px 32px rgba(16,42,67,.08)' }}>
+          <Box bg="var(--tw-surface)" p={mobile ? 'lg' : 36} style={{ borderRadius: 16, boxShadow: '0 1px 3px rgba(16,42,67,.08), 0 12px 32px rgba(16,42,67,.08)' }}>
             <Outlet />
           </Box>
         </Stack>

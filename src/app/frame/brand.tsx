@@ -15,7 +15,7 @@ export function Brand({ size = 30, light = false }: { size?: number; light?: boo
   return (
     <Group gap={10} wrap="nowrap">
       <BrandMark size={size} light={light} />
-      <Text fw={700} fz={size * 0.62} c={light ? 'white' : 'deep.9'} style={{ letterSpacing: '-0.02em' }}>
+      <Text fw={700} fz={size * 0.62} c={light ? 'white' : 'var(--tw-brand-text)'} style={{ letterSpacing: '-0.02em' }}>
         Tidewatch
       </Text>
     </Group>

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Button, Combobox, Group, Menu, Text, useCombobox } from '@mantine/core';
+import { Button, Combobox, Group, Menu, Text, useCombobox, VisuallyHidden } from '@mantine/core';
 import { IconBuilding, IconCheck, IconChevronDown, IconSearch } from '@tabler/icons-react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { Organisation } from '../../contract/organisation.schema';
@@ -25,9 +25,10 @@ export function OrgSwitcher({ onSwitched, fullWidth }: { onSwitched?: () => void
 
   if (kind === 'single') {
     return (
-      <Group gap={8} wrap="nowrap" px="xs" aria-label="Organisation">
-        <IconBuilding size={18} color="var(--mantine-color-tide-7)" />
+      <Group gap={8} wrap="nowrap" px="xs">
+        <IconBuilding size={18} color="var(--tw-nav-active)" aria-hidden />
         <Text fw={600} size="sm" truncate maw={240}>
+          <VisuallyHidden>Organisation: </VisuallyHidden>
           {org.name}
         </Text>
       </Group>
@@ -45,7 +46,8 @@ export function OrgSwitcher({ onSwitched, fullWidth }: { onSwitched?: () => void
       <Menu position="bottom-end" width={260} shadow="md">
         <Menu.Target>{target()}</Menu.Target>
         <Menu.Dropdown>
-          <Menu.Label>Switch organisation</Menu.Label>
+          {/* presentational: a menu holds only menu items (axe aria-required-children) */}
+          <Menu.Label role="presentation">Switch organisation</Menu.Label>
           {organisations.map((o) => (
             <Menu.Item key={o.id} onClick={() => switchTo(o)} rightSection={o.id === org.id ? <IconCheck size={16} /> : null} fw={o.id === org.id ? 600 : 400}>
               {o.name}

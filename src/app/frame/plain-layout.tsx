@@ -6,13 +6,15 @@ import { Brand } from './brand';
 /** Signed-in pages outside an organisation (email verification): the brand bar and the page. */
 export function PlainLayout() {
   return (
-    <Box mih="100dvh" bg="gray.0">
-      <Group h={NAVBAR_HEIGHT} px="md" bg="white" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+    <Box mih="100dvh" bg="var(--tw-page-bg)">
+      <Group component="header" h={NAVBAR_HEIGHT} px="md" bg="var(--tw-surface)" style={{ borderBottom: '1px solid var(--tw-border)' }}>
         <Link to="/" style={{ textDecoration: 'none' }} aria-label="Tidewatch home">
           <Brand size={28} />
         </Link>
       </Group>
-      <Outlet />
+      <Box component="main">
+        <Outlet />
+      </Box>
     </Box>
   );
 }

@@ -7,7 +7,7 @@ export function FormCard({ title, subtitle, error, notice, children }: { title: 
   return (
     <Stack gap="lg">
       <Stack gap={6}>
-        <Title order={2} fz={26}>
+        <Title order={1} fz={26}>
           {title}
         </Title>
         {subtitle && (

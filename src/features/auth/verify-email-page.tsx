@@ -34,7 +34,7 @@ export function VerifyEmailPage({ onVerified }: { onVerified: () => void }) {
           ) : (
             <Loader />
           )}
-          <Title order={3}>Email verification</Title>
+          <Title order={1} size="h3">Email verification</Title>
           <Text c={state === 'failure' ? 'red.8' : 'dimmed'} role={state === 'failure' ? 'alert' : 'status'}>
             {state === 'success' ? VERIFY_EMAIL_MESSAGES.success : state === 'failure' ? VERIFY_EMAIL_MESSAGES.failure : VERIFY_EMAIL_MESSAGES.waiting}
           </Text>

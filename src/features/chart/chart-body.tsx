@@ -1,9 +1,12 @@
-import { Box, Button, Center, Group, Loader, Progress, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconAlertTriangle, IconChartLine, IconPlayerRecordFilled } from '@tabler/icons-react';
+import { useId, useMemo, type KeyboardEvent } from 'react';
+import { Box, Button, Center, Group, Loader, Progress, ScrollArea, SegmentedControl, Stack, Table, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
+import { IconAlertTriangle, IconChartLine, IconDownload, IconPlayerRecordFilled } from '@tabler/icons-react';
 import { DateTime } from 'luxon';
-import type { ChartContext, ChartEvent } from '../../../machines/chart.machine';
+import type { ChartContext, ChartDisplay, ChartEvent, ZoneChoice } from '../../../machines/chart.machine';
 import type { Guide } from './chart-scales';
+import { CURSOR_KEYS, pointText, summaryText, timeText, valueText } from './chart-reading';
 import { UplotChart } from './uplot-chart';
+import classes from './chart.module.css';
 
 export type ChartStatus = 'loading' | 'drawing' | 'ready' | 'empty' | 'failed';
 
@@ -15,18 +18,61 @@ export interface ChartBodyProps {
   unit: string;
   axisLabel: string;
   decimals: number;
+  /** The zone times are shown in: the organisation's, or the viewer's (issue 16). */
   timeZone: string;
+  orgTimeZone: string;
+  viewerTimeZone: string;
+  zone: ZoneChoice;
+  display: ChartDisplay;
+  /** Opens the export (the full-resolution CSV), from the table view. */
+  onExportClick(): void;
+  canExport: boolean;
   send(e: ChartEvent): void;
 }
 
 const count = new Intl.NumberFormat('en-NZ');
 
 /** The plot with what surrounds it: progress while chunks arrive, the messages, a caption. */
-export function ChartBody({ height, status, context: c, guides, unit, axisLabel, decimals, timeZone, send }: ChartBodyProps) {
+export function ChartBody(props: ChartBodyProps) {
+  const { height, status, context: c, guides, unit, axisLabel, decimals, timeZone, send } = props;
   const showOverlay = status === 'loading' || status === 'failed' || status === 'empty' || (status === 'drawing' && !c.view);
   const when = (ms: number, fmt: string) => DateTime.fromMillis(ms, { zone: timeZone }).toFormat(fmt);
+  const ids = { help: useId(), summary: useId() };
+  const view = status === 'ready' ? c.view : null;
+  const summary = useMemo(() => (view ? summaryText(view, axisLabel, timeZone, unit, decimals) : ''), [view, axisLabel, timeZone, unit, decimals]);
+  const announced = view && c.cursor !== null && c.cursor < view.time.length ? pointText(view, c.cursor, timeZone, unit, decimals) : '';
+  const onKey = (e: KeyboardEvent) => {
+    const step = CURSOR_KEYS[e.key];
+    if (step) send({ type: 'CURSOR', step });
+    else if (e.key === 'Escape') send({ type: 'CURSOR_OFF' });
+    else return;
+    e.preventDefault();
+  };
+  const table = props.display === 'table';
   return (
     <Stack gap={4}>
+      <Group justify="space-between" gap="xs">
+        <SegmentedControl
+          size="xs"
+          aria-label="Show the data as"
+          value={props.display}
+          onChange={(v) => send({ type: 'SHOW', display: v as ChartDisplay })}
+          data={[
+            { value: 'chart', label: 'Chart' },
+            { value: 'table', label: 'Table' },
+          ]}
+        />
+        <SegmentedControl
+          size="xs"
+          aria-label="Times in"
+          value={props.zone}
+          onChange={(v) => send({ type: 'USE_ZONE', zone: v as ZoneChoice })}
+          data={[
+            { value: 'organisation', label: `Organisation time (${props.orgTimeZone})` },
+            { value: 'viewer', label: `My time (${props.viewerTimeZone})` },
+          ]}
+        />
+      </Group>
       <Group justify="space-between" gap="xs" mih={20}>
         <Text size="xs" c="dimmed" data-testid="chart-caption">
           {axisLabel}
@@ -52,8 +98,31 @@ export function ChartBody({ height, status, context: c, guides, unit, axisLabel,
           </Text>
         )}
       </Group>
-      <Box pos="relative" h={height}>
+      <VisuallyHidden id={ids.help}>Arrow keys step through the drawn points, Home and End go to the first and the latest, Page Up and Page Down move by a day, Escape leaves.</VisuallyHidden>
+      <VisuallyHidden id={ids.summary} data-testid="chart-summary">
+        {summary}
+      </VisuallyHidden>
+      {/* what the keyboard cursor lands on, read out as it moves */}
+      <VisuallyHidden role="status" data-testid="chart-announcement">
+        {announced}
+      </VisuallyHidden>
+      {table && view && (
+        <ChartTable view={view} height={height} unit={unit} decimals={decimals} timeZone={timeZone} axisLabel={axisLabel} summary={summary} canExport={props.canExport} onExportClick={props.onExportClick} />
+      )}
+      <Box
+        pos="relative"
+        h={height}
+        display={table && view ? 'none' : undefined}
+        tabIndex={0}
+        role="application"
+        aria-label={`${axisLabel} chart`}
+        aria-describedby={`${ids.summary} ${ids.help}`}
+        onKeyDown={onKey}
+        data-testid="chart-keyboard"
+        className={classes.keyboard}
+      >
         <UplotChart
+          cursorIndex={c.cursor}
           height={height}
           data={c.view}
           xWindow={c.shown}
@@ -69,7 +138,7 @@ export function ChartBody({ height, status, context: c, guides, unit, axisLabel,
           onPlotWidth={(widthPx) => send({ type: 'RESIZE', widthPx })}
         />
         {showOverlay && (
-          <Center pos="absolute" inset={0} bg="rgba(255,255,255,0.85)" style={{ zIndex: 5 }}>
+          <Center pos="absolute" inset={0} bg="color-mix(in srgb, var(--mantine-color-body) 85%, transparent)" style={{ zIndex: 5 }}>
             {status === 'failed' || status === 'empty' ? (
               <Stack align="center" gap="xs" maw={360}>
                 <ThemeIcon variant="light" color={status === 'failed' ? 'red' : 'gray'} size="xl" radius="xl">
@@ -94,11 +163,51 @@ export function ChartBody({ height, status, context: c, guides, unit, axisLabel,
   );
 }
 
+/** The drawn points as a table (the M4 output of the visible window), with the full-resolution CSV a click away. */
+function ChartTable(p: { view: NonNullable<ChartContext['view']>; height: number; unit: string; decimals: number; timeZone: string; axisLabel: string; summary: string; canExport: boolean; onExportClick(): void }) {
+  const rows = [];
+  for (let i = 0; i < p.view.time.length; i++) {
+    rows.push(
+      <Table.Tr key={i}>
+        <Table.Td>{timeText(p.view.time[i]!, p.timeZone)}</Table.Td>
+        <Table.Td ta="right">{valueText(p.view.value[i]!, p.unit, p.decimals)}</Table.Td>
+      </Table.Tr>,
+    );
+  }
+  return (
+    <Stack gap="xs" data-testid="chart-table">
+      <Group justify="space-between" gap="xs">
+        <Text size="xs" c="dimmed" maw={640}>
+          The {count.format(p.view.time.length)} drawn points: each pixel column's first, lowest, highest and last of {count.format(p.view.rawPoints)} measurements.
+        </Text>
+        <Button size="xs" variant="default" leftSection={<IconDownload size={14} />} disabled={!p.canExport} onClick={p.onExportClick}>
+          Full-resolution CSV
+        </Button>
+      </Group>
+      {/* the scrolling viewport takes focus: its rows scroll by keyboard too */}
+      <ScrollArea h={p.height} type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': `${p.axisLabel}, drawn points` }}>
+        <Table stickyHeader striped highlightOnHover fz="sm">
+          <Table.Caption>{p.summary}</Table.Caption>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">Time</Table.Th>
+              <Table.Th scope="col" ta="right">
+                {p.axisLabel}
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>{rows}</Table.Tbody>
+        </Table>
+      </ScrollArea>
+    </Stack>
+  );
+}
+
 /** A year is 25 chunks: the bar fills as they arrive. */
 function LoadingProgress({ done, total, points }: { done: number; total: number; points: number }) {
   return (
-    <Stack align="center" gap={6} w={260} role="progressbar" aria-label="Loading measurements" aria-valuemin={0} aria-valuemax={total} aria-valuenow={done}>
-      {total > 0 ? <Progress value={(100 * done) / total} w="100%" size="sm" /> : <Loader size="sm" />}
+    <Stack align="center" gap={6} w={260}>
+      {total > 0 ? <Progress value={(100 * done) / total} w="100%" size="sm" aria-label="Loading measurements" /> : <Loader size="sm" aria-label="Loading measurements" />}
       <Text size="xs" c="dimmed" data-testid="chart-progress">
         {total > 0 ? `Loading ${done} of ${total} chunks · ${count.format(points)} measurements` : 'Loading measurements…'}
       </Text>

@@ -12,6 +12,7 @@ import { ChartToolbar } from './chart-toolbar';
 import { ChartBody } from './chart-body';
 import { ExportModal } from './export-modal';
 import { rangeText } from './date-range-picker';
+import { viewerTimeZone } from './chart-reading';
 
 export interface ChartPaneProps {
   sensor: Sensor;
@@ -58,6 +59,10 @@ function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
             : 'ready',
   );
   const exportIdle = useSelector(actor, (s) => s.matches({ export: 'idle' }));
+  const display = useSelector(actor, (s) => (s.matches({ reading: { display: 'table' } }) ? 'table' : 'chart'));
+  const zone = useSelector(actor, (s) => (s.matches({ reading: { zone: 'viewer' } }) ? 'viewer' : 'organisation'));
+  const viewerZone = useMemo(viewerTimeZone, []);
+  const shownZone = zone === 'viewer' ? viewerZone : org.locale.timezone;
   const [exportOpen, setExportOpen] = useState(false);
 
   const unit = org.measurementUnit;
@@ -94,7 +99,13 @@ function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
           unit={unitOf(c.dataMode, unit)}
           axisLabel={axisLabel(c.dataMode, unit, sensor)}
           decimals={decimalsOf(c.dataMode, unit, sensor)}
-          timeZone={org.locale.timezone}
+          timeZone={shownZone}
+          orgTimeZone={org.locale.timezone}
+          viewerTimeZone={viewerZone}
+          zone={zone}
+          display={display}
+          canExport={exportIdle && status === 'ready'}
+          onExportClick={openExport}
           send={actor.send}
         />
       </Stack>

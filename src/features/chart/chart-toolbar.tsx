@@ -55,7 +55,8 @@ export const ChartToolbar = memo(function ChartToolbar(p: ChartToolbarProps) {
               <IconArrowsVertical size={18} />
             </ActionIcon>
           </Tooltip>
-          <Button variant="default" leftSection={<IconDownload size={16} />} disabled={!p.canExport} onClick={p.onExportClick}>
+          {/* aria-disabled, not disabled: during the 2 s after an export the button keeps focus (the dialog returns it there) */}
+          <Button variant="default" leftSection={<IconDownload size={16} />} data-disabled={!p.canExport || undefined} aria-disabled={!p.canExport} onClick={p.canExport ? p.onExportClick : undefined}>
             Export
           </Button>
           <Tooltip label="Refresh">

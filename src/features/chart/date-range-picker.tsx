@@ -1,11 +1,32 @@
-import { memo, useState } from 'react';
-import { Button, Divider, Group, Popover, Stack, Text } from '@mantine/core';
+import { memo, useRef, useState, type KeyboardEvent } from 'react';
+import { Button, Divider, Group, Popover, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { DatePicker } from '@mantine/dates';
 import { IconCalendar, IconChevronDown } from '@tabler/icons-react';
 import { DateTime } from 'luxon';
 import { dayOf, pickedDaysRange, PRESET_LABELS, type DatePreset, type TimeRange } from '../../domain/date-presets';
 
 const PICKABLE = ['today', 'last3Days', 'last30Days', 'thisMonth', 'lastMonth'] as const;
+/** The options of the presets list, in order: the pickable presets, then Custom (shown, reached by picking days). */
+const OPTIONS = [...PICKABLE, 'custom'] as const;
+
+/**
+ * Where a key moves the focus in the presets list (WAI-ARIA listbox: Up and Down one option, no
+ * wrap; Home and End the first and last), or null when the key is not the list's.
+ */
+export function presetListMove(key: string, at: number, count: number): number | null {
+  switch (key) {
+    case 'ArrowDown':
+      return Math.min(at + 1, count - 1);
+    case 'ArrowUp':
+      return Math.max(at - 1, 0);
+    case 'Home':
+      return 0;
+    case 'End':
+      return count - 1;
+    default:
+      return null;
+  }
+}
 
 export interface DateRangePickerProps {
   preset: DatePreset;
@@ -35,10 +56,26 @@ export const DateRangePicker = memo(function DateRangePicker({ preset, range, ti
   const [picking, setPicking] = useState<[string | null, string | null] | null>(null);
   const today = dayOf(now(), timeZone);
   const value: [string | null, string | null] = picking ?? [dayOf(range.start, timeZone), dayOf(range.end, timeZone)];
+  // the presets list is one tab stop (roving tabindex): arrows move among its options, starting at the chosen one
+  const selectedIndex = Math.max(0, OPTIONS.indexOf(preset as (typeof OPTIONS)[number]));
+  const [active, setActive] = useState(selectedIndex);
+  const optionRefs = useRef<(HTMLElement | null)[]>([]);
+  const calendarRef = useRef<HTMLDivElement>(null);
+  const onListKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const to = presetListMove(e.key, active, OPTIONS.length);
+    if (to === null) return;
+    e.preventDefault();
+    setActive(to);
+    optionRefs.current[to]?.focus();
+  };
 
   const close = () => {
     setOpened(false);
     setPicking(null);
+  };
+  const open = () => {
+    setActive(selectedIndex);
+    setOpened(true);
   };
   // close first, then tell the chart in a task of its own: two short main-thread tasks, not one long one
   const after = (fn: () => void) => setTimeout(fn, 0);
@@ -51,16 +88,18 @@ export const DateRangePicker = memo(function DateRangePicker({ preset, range, ti
   };
 
   return (
-    <Popover opened={opened} onChange={(o) => (o ? setOpened(true) : close())} position="bottom-start" shadow="md" withinPortal transitionProps={{ duration: 0 }}>
+    // a dialog of its own: focus moves in on open, Escape closes it and gives focus back to the button
+    <Popover opened={opened} onChange={(o) => (o ? open() : close())} position="bottom-start" shadow="md" withinPortal transitionProps={{ duration: 0 }} trapFocus returnFocus>
       <Popover.Target>
         <Button
           variant="default"
-          aria-label="Date range"
           leftSection={<IconCalendar size={16} />}
           rightSection={<IconChevronDown size={14} />}
           disabled={disabled}
-          onClick={() => (opened ? close() : setOpened(true))}
+          onClick={() => (opened ? close() : open())}
         >
+          {/* named by what it shows (WCAG 2.5.3): "Date range: Last 7 days 12 – 19 Nov 2026" */}
+          <VisuallyHidden>Date range: </VisuallyHidden>
           <Text span fw={600} size="sm" mr={6}>
             {PRESET_LABELS[preset]}
           </Text>
@@ -71,12 +110,19 @@ export const DateRangePicker = memo(function DateRangePicker({ preset, range, ti
       </Popover.Target>
       <Popover.Dropdown p="xs">
         <Group align="flex-start" gap="xs" wrap="nowrap">
-          <Stack gap={2} miw={130} role="listbox" aria-label="Date presets">
-            {PICKABLE.map((p) => (
+          {/* WAI-ARIA listbox: Up/Down, Home/End move, Enter or Space chooses; Tab leaves for the calendar */}
+          <Stack gap={2} miw={130} role="listbox" aria-label="Date presets" onKeyDown={onListKey}>
+            {PICKABLE.map((p, i) => (
               <Button
                 key={p}
+                ref={(el) => {
+                  optionRefs.current[i] = el;
+                }}
                 role="option"
                 aria-selected={preset === p}
+                tabIndex={i === active ? 0 : -1}
+                data-autofocus={i === active || undefined}
+                onFocus={() => setActive(i)}
                 variant={preset === p ? 'light' : 'subtle'}
                 justify="flex-start"
                 size="xs"
@@ -88,14 +134,47 @@ export const DateRangePicker = memo(function DateRangePicker({ preset, range, ti
                 {PRESET_LABELS[p]}
               </Button>
             ))}
-            {/* Custom is what picking days on the calendar gives; it is shown, not clicked */}
-            <Text role="option" aria-selected={preset === 'custom'} size="xs" fw={preset === 'custom' ? 600 : 400} c={preset === 'custom' ? 'blue' : 'dimmed'} px="sm" py={6}>
+            {/* Custom is what picking days on the calendar gives: choosing it takes the focus to the calendar */}
+            <Text
+              ref={(el: HTMLParagraphElement | null) => {
+                optionRefs.current[PICKABLE.length] = el;
+              }}
+              role="option"
+              aria-selected={preset === 'custom'}
+              tabIndex={active === PICKABLE.length ? 0 : -1}
+              data-autofocus={active === PICKABLE.length || undefined}
+              onFocus={() => setActive(PICKABLE.length)}
+              onKeyDown={(e) => {
+                if (e.key !== 'Enter' && e.key !== ' ') return;
+                e.preventDefault();
+                // the day in the calendar's tab order (Mantine keeps one: the chosen day, else today or the first)
+                const days = calendarRef.current;
+                (days?.querySelector<HTMLElement>('table button[tabindex="0"]') ?? days?.querySelector<HTMLElement>('table button:not([disabled])'))?.focus();
+              }}
+              size="xs"
+              fw={preset === 'custom' ? 600 : 400}
+              c={preset === 'custom' ? 'blue' : 'dimmed'}
+              px="sm"
+              py={6}
+            >
               {PRESET_LABELS.custom}: pick days
             </Text>
           </Stack>
           <Divider orientation="vertical" />
-          <Stack gap={4}>
-            <DatePicker type="range" value={value} onChange={pick} maxDate={today} defaultDate={value[1] ?? today} allowSingleDateInRange aria-label="Pick days" />
+          <Stack gap={4} ref={calendarRef}>
+            {/* named month controls; other months' days hidden (Mantine draws them at 2.2:1) */}
+            <DatePicker
+              type="range"
+              value={value}
+              onChange={pick}
+              maxDate={today}
+              defaultDate={value[1] ?? today}
+              allowSingleDateInRange
+              aria-label="Pick days"
+              previousLabel="Previous month"
+              nextLabel="Next month"
+              hideOutsideDates
+            />
             <Text size="xs" c="dimmed" ta="center">
               {picking?.[0] ? 'Now pick the last day' : 'Pick the first and last day'}
             </Text>

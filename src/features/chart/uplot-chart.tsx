@@ -25,6 +25,8 @@ export interface UplotChartProps {
   onResetZoom(): void;
   /** Plot width in canvas pixels: the M4 bucket count that makes the downsampled line pixel-exact. */
   onPlotWidth(px: number): void;
+  /** The keyboard cursor's point (an index into data), shown as uPlot's cursor and tooltip (issue 16). */
+  cursorIndex?: number | null;
 }
 
 const EMPTY: uPlot.AlignedData = [new Float64Array(0), new Float64Array(0)];
@@ -44,7 +46,12 @@ export function UplotChart(props: UplotChartProps) {
     const el = host.current!;
     const p = live.current;
     const tooltip = makeTooltip(() => live.current);
+    // axis text in the page's own text colour: 4.5:1 in the light and the dark scheme alike
+    const css = getComputedStyle(el);
+    const dark = document.documentElement.getAttribute('data-mantine-color-scheme') === 'dark';
+    const ink = dark ? { text: css.color, grid: '#2e2e2e', tick: '#424242' } : undefined;
     const base = baseOptions({
+      ink,
       width: Math.max(200, el.clientWidth),
       height: p.height,
       color: p.color,
@@ -107,6 +114,19 @@ export function UplotChart(props: UplotChartProps) {
       plot.current = null;
     };
   }, []);
+
+  // the keyboard cursor: uPlot's own cursor and tooltip on that point (none: moved off the plot)
+  const { cursorIndex } = props;
+  useEffect(() => {
+    const u = plot.current;
+    const d = live.current.data;
+    if (!u || cursorIndex == null || !d || cursorIndex >= d.time.length) return;
+    const id = requestAnimationFrame(() => u.setCursor({ left: u.valToPos(d.time[cursorIndex]!, 'x'), top: u.valToPos(d.value[cursorIndex]!, 'y') }));
+    return () => cancelAnimationFrame(id);
+  }, [cursorIndex]);
+  useEffect(() => {
+    if (cursorIndex == null) plot.current?.setCursor({ left: -10, top: -10 });
+  }, [cursorIndex]);
 
   // one setData per frame, whatever arrived in between
   const { data, xWindow, yZoom, guides, height } = props;

@@ -22,6 +22,8 @@ export interface BaseOptionsInput {
   yRange: (dataMin: number, dataMax: number) => [number, number];
   timeZone: () => string;
   decimals: () => number;
+  /** Axis text and tick colours in the page's colour scheme (issue 16: dark mode); light by default. */
+  ink?: { text: string; grid: string; tick: string };
 }
 
 /**
@@ -30,7 +32,8 @@ export interface BaseOptionsInput {
  * and the M4 columns asked of the worker stay the plot's pixel columns.
  */
 export function baseOptions(p: BaseOptionsInput): uPlot.Options {
-  const axis = { stroke: '#495057', grid: { stroke: '#f1f3f5', width: 1 }, ticks: { stroke: '#dee2e6', width: 1 } };
+  const ink = p.ink ?? { text: '#495057', grid: '#f1f3f5', tick: '#dee2e6' };
+  const axis = { stroke: ink.text, grid: { stroke: ink.grid, width: 1 }, ticks: { stroke: ink.tick, width: 1 } };
   return {
     width: p.width,
     height: p.height,

@@ -1,9 +1,28 @@
 import type uPlot from 'uplot';
 import { DateTime } from 'luxon';
 import type { Guide } from './chart-scales';
+import { darkenTo, lightenTo } from '../../domain/contrast';
 
 /** Tooltip hide delay (monitoring-client 9). */
 export const TOOLTIP_HIDE_MS = 1000;
+
+// a guide's own colour, darkened (lightened in the dark scheme) only as far as WCAG needs on the
+// plot (issue 16): 3:1 for its line, 4.5:1 for its label
+const inks = new Map<string, { line: string; text: string }>();
+const DARK_PLOT = '#242424';
+const inkOf = (colour: string) => {
+  const dark = document.documentElement.getAttribute('data-mantine-color-scheme') === 'dark';
+  const key = `${colour}/${dark}`;
+  let ink = inks.get(key);
+  if (!ink) {
+    const hex = /^#[0-9a-f]{3,6}$/i.test(colour) ? colour : '#868e96';
+    ink = dark
+      ? { line: lightenTo(hex, [DARK_PLOT], 3), text: lightenTo(hex, [DARK_PLOT], 4.5) }
+      : { line: darkenTo(hex, ['#ffffff'], 3), text: darkenTo(hex, ['#ffffff'], 4.5) };
+    inks.set(key, ink);
+  }
+  return ink;
+};
 
 /** Reference lines and display limits, drawn on the canvas after the series (no DOM per line). */
 export function drawGuides(u: uPlot, guides: readonly Guide[]) {
@@ -20,8 +39,9 @@ export function drawGuides(u: uPlot, guides: readonly Guide[]) {
   for (const g of guides) {
     const y = Math.round(u.valToPos(g.value, 'y', true)) + 0.5;
     if (y < top || y > top + height) continue;
-    ctx.strokeStyle = g.color;
-    ctx.fillStyle = g.color;
+    const ink = inkOf(g.color);
+    ctx.strokeStyle = ink.line;
+    ctx.fillStyle = ink.text;
     ctx.lineWidth = dpr;
     ctx.setLineDash(g.dashed ? [4 * dpr, 4 * dpr] : []);
     ctx.beginPath();

@@ -56,7 +56,7 @@ export function ClientErrorsPage() {
       <Group justify="space-between">
         <Group gap="xs">
           <IconBug size={22} />
-          <Title order={2}>Client errors</Title>
+          <Title order={1} size="h2">Client errors</Title>
         </Group>
         <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={() => setAttempt((a) => a + 1)}>
           Refresh

@@ -149,7 +149,14 @@ export function MeasurementErrorsPage({ sensor, timeDisplay, timeZone, initialRa
           </Paper>
           {pages > 1 && (
             <Group justify="center">
-              <Pagination total={pages} value={Math.min(page, pages)} onChange={setPage} size="sm" />
+              <Pagination
+                total={pages}
+                value={Math.min(page, pages)}
+                onChange={setPage}
+                size="sm"
+                getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
+                getControlProps={(control) => ({ 'aria-label': `${control[0]!.toUpperCase()}${control.slice(1)} page` })}
+              />
             </Group>
           )}
         </>

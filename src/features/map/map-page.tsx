@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Box, Paper, SegmentedControl, Text } from '@mantine/core';
+import { Alert, Box, Paper, SegmentedControl, Text, VisuallyHidden } from '@mantine/core';
 import { IconZoomIn } from '@tabler/icons-react';
 import type { Organisation } from '../../contract/organisation.schema';
 import type { Sensor } from '../../contract/sensor.schema';
@@ -102,16 +102,20 @@ export function MapPage({ sensors, org, styles, timeDisplay, mobile, selectedSer
   );
   const list = <MapSensorList sensors={sensors} selectedSerial={selectedSerial} onSelect={select} />;
 
+  // the page's h1, for screen readers: the map and its list say the rest
+  const heading = <VisuallyHidden component="h1">Sensor map</VisuallyHidden>;
   return mobile ? (
     <Box style={{ display: 'flex', flexDirection: 'column' }} h="calc(100dvh - 60px)">
+      {heading}
       <Box h="58%">{map}</Box>
-      <Box h="42%" bg="white" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
+      <Box h="42%" bg="var(--tw-surface)" style={{ borderTop: '1px solid var(--tw-border)' }}>
         {list}
       </Box>
     </Box>
   ) : (
     <Box style={{ display: 'flex' }} h="calc(100dvh - 60px)">
-      <Box w={320} bg="white" style={{ borderRight: '1px solid var(--mantine-color-gray-3)', flexShrink: 0 }}>
+      {heading}
+      <Box w={320} bg="var(--tw-surface)" style={{ borderRight: '1px solid var(--tw-border)', flexShrink: 0 }}>
         {list}
       </Box>
       {map}

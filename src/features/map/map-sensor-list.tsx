@@ -57,10 +57,10 @@ export function MapSensorList({ sensors, selectedSerial, onSelect }: MapSensorLi
                 w="100%"
                 h={ROW}
                 px="sm"
-                style={{ transform: `translateY(${v.start}px)`, background: active ? 'var(--mantine-color-tide-0)' : undefined }}
+                style={{ transform: `translateY(${v.start}px)`, background: active ? 'var(--tw-selected-bg)' : undefined }}
               >
                 <Group wrap="nowrap" gap="sm">
-                  <ColorSwatch color={`var(--mantine-color-${STATUS_COLOUR[status]}-6)`} size={14} withShadow={false} aria-label={`Status: ${STATUS_LABEL[status]}`} />
+                  <ColorSwatch color={`var(--mantine-color-${STATUS_COLOUR[status]}-6)`} size={14} withShadow={false} role="img" aria-label={`Status: ${STATUS_LABEL[status]}`} />
                   <Box style={{ flex: 1, minWidth: 0 }}>
                     <Text fw={600} size="sm" truncate>
                       {s.name}

@@ -64,7 +64,7 @@ export function NotificationsPage() {
     <Box maw={1240} mx="auto" p="md">
       <Group justify="space-between" mb="md">
         <Box>
-          <Title order={2}>Notifications</Title>
+          <Title order={1} size="h2">Notifications</Title>
           <Text c="dimmed" size="sm">
             Alarms and warnings from {org.name}'s sensors
           </Text>

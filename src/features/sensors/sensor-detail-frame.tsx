@@ -30,7 +30,7 @@ export function SensorDetailFrame({ sensor, tab, isSiteAdmin, canSetup, mobile, 
       <Paper withBorder radius="lg" px="lg" pt="md" mb="md">
         <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
           <Box miw={0}>
-            <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
+            <Title order={1} size="h3" style={{ overflowWrap: 'anywhere' }}>
               {sensor.name}
             </Title>
             <Group gap="xs" mt={4}>
@@ -46,44 +46,47 @@ export function SensorDetailFrame({ sensor, tab, isSiteAdmin, canSetup, mobile, 
             {STATUS_LABEL[status]}
           </Badge>
         </Group>
-        <Tabs value={tab} onChange={(v) => v && onTab(v as DetailTab)} mt="sm" styles={{ list: { flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }, tab: { whiteSpace: 'nowrap' } }}>
-          <Tabs.List>
-            <Tabs.Tab value="dashboard" leftSection={<IconLayoutDashboard size={16} />}>
-              Dashboard
-            </Tabs.Tab>
-            {canSetup && (
-              <Tabs.Tab value="setup" leftSection={<IconSettings size={16} />}>
-                Sensor Setup
+        {/* the Admin Tools menu sits beside the tab list, not in it (a tablist holds only tabs) */}
+        <Group gap={0} wrap="nowrap" align="flex-end" mt="sm">
+          <Tabs value={tab} onChange={(v) => v && onTab(v as DetailTab)} style={{ minWidth: 0 }} styles={{ list: { flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }, tab: { whiteSpace: 'nowrap' } }}>
+            <Tabs.List>
+              <Tabs.Tab value="dashboard" leftSection={<IconLayoutDashboard size={16} />}>
+                Dashboard
               </Tabs.Tab>
-            )}
-            {isSiteAdmin && mobile && (
-              <Tabs.Tab value="errors" leftSection={<IconAlertOctagon size={16} />}>
-                Measurement Errors
-              </Tabs.Tab>
-            )}
-            {isSiteAdmin && !mobile && (
-              <Menu position="bottom-start" withinPortal>
-                <Menu.Target>
-                  <Button
-                    variant="subtle"
-                    color={tab === 'errors' ? undefined : 'gray'}
-                    size="sm"
-                    leftSection={<IconTool size={16} />}
-                    rightSection={<IconChevronDown size={14} />}
-                    style={tab === 'errors' ? { borderBottom: '2px solid var(--mantine-primary-color-filled)', borderRadius: 0 } : { borderRadius: 0 }}
-                  >
-                    Admin Tools
-                  </Button>
-                </Menu.Target>
-                <Menu.Dropdown>
-                  <Menu.Item leftSection={<IconAlertOctagon size={16} />} onClick={() => onTab('errors')}>
-                    Measurement Errors
-                  </Menu.Item>
-                </Menu.Dropdown>
-              </Menu>
-            )}
-          </Tabs.List>
-        </Tabs>
+              {canSetup && (
+                <Tabs.Tab value="setup" leftSection={<IconSettings size={16} />}>
+                  Sensor Setup
+                </Tabs.Tab>
+              )}
+              {isSiteAdmin && mobile && (
+                <Tabs.Tab value="errors" leftSection={<IconAlertOctagon size={16} />}>
+                  Measurement Errors
+                </Tabs.Tab>
+              )}
+            </Tabs.List>
+          </Tabs>
+          {isSiteAdmin && !mobile && (
+            <Menu position="bottom-start" withinPortal>
+              <Menu.Target>
+                <Button
+                  variant="subtle"
+                  color={tab === 'errors' ? undefined : 'gray'}
+                  size="sm"
+                  leftSection={<IconTool size={16} />}
+                  rightSection={<IconChevronDown size={14} />}
+                  style={tab === 'errors' ? { borderBottom: '2px solid var(--mantine-primary-color-filled)', borderRadius: 0 } : { borderRadius: 0 }}
+                >
+                  Admin Tools
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item leftSection={<IconAlertOctagon size={16} />} onClick={() => onTab('errors')}>
+                  Measurement Errors
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          )}
+        </Group>
       </Paper>
       {children}
     </Box>

@@ -9,7 +9,7 @@ export function SensorStatusIcon({ status, size = 28 }: { status: SensorStatus; 
   const Icon = ICONS[status];
   return (
     <Tooltip label={STATUS_LABEL[status]} withArrow openDelay={300}>
-      <ThemeIcon variant="light" color={STATUS_COLOUR[status]} size={size} radius="xl" aria-label={`Status: ${STATUS_LABEL[status]}`} data-status={status}>
+      <ThemeIcon variant="light" color={STATUS_COLOUR[status]} size={size} radius="xl" role="img" aria-label={`Status: ${STATUS_LABEL[status]}`} data-status={status}>
         <Icon size={size * 0.62} stroke={1.8} />
       </ThemeIcon>
     </Tooltip>

@@ -12,7 +12,7 @@ function EmptyFrame({ icon, title, children }: { icon: ReactNode; title: string;
           <ThemeIcon size={64} radius="xl" variant="light">
             {icon}
           </ThemeIcon>
-          <Title order={3}>{title}</Title>
+          <Title order={1} size="h3">{title}</Title>
           {children}
         </Stack>
       </Paper>

@@ -38,7 +38,10 @@ export function SensorsPage({ org, sensors, sensorsUrl, selectedSerial, canAdd, 
     <Paper withBorder radius="lg" h="100%" style={{ display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
       <Group justify="space-between" px="sm" pt="sm" wrap="nowrap">
         <Box>
-          <Title order={4}>Sensors</Title>
+          {/* the page's h1 when the list stands alone; beside a sensor (whose name is the h1) an h2 */}
+          <Title order={detail ? 2 : 1} size="h4">
+            Sensors
+          </Title>
           <Text size="xs" c="dimmed">
             {sensors.length} {sensors.length === 1 ? 'sensor' : 'sensors'}
           </Text>

@@ -10,6 +10,8 @@ export interface SectionProps {
   mobile: boolean;
   /** Map styles from /config.json (the location section). */
   mapStyles: Record<'roadmap' | 'satellite' | 'hybrid' | 'terrain', string>;
+  /** The deployment is in the production stage (the radar section is hidden there). */
+  production: boolean;
   /** The path of another section of this sensor (links such as 'Advanced Settings'). */
   sectionPath(id: string): string;
   /** A save answered the updated sensor: the list, dashboard and chart take it at once. */
@@ -24,6 +26,8 @@ export interface SectionContext {
   isManager: boolean;
   /** A fuel installation record exists (undefined while it loads). */
   hasFuelInstall: boolean | undefined;
+  /** The deployment is in the production stage (config.json's stage; absent counts as production). */
+  production: boolean;
 }
 
 export interface SetupSection {

@@ -12,16 +12,21 @@ const shown = (ctx: SectionContext) => SETUP_SECTIONS.filter((s) => s.visible(ct
 
 describe('setup sections shown', () => {
   it('display, update rate, alarms, location and remote for every sensor; tank for the T35 family only; radar for site admins on radar sensors', () => {
-    expect(shown({ sensor: sensor('LS1'), isManager: true, isSiteAdmin: false, hasFuelInstall: false })).toEqual(['display', 'update-rate', 'alarms', 'location', 'remote', 'integration']);
-    expect(shown({ sensor: sensor('T35-Pro'), isManager: true, isSiteAdmin: false, hasFuelInstall: false })[0]).toBe('tank');
-    expect(shown({ sensor: sensor('T35-Pro'), isManager: true, isSiteAdmin: true, hasFuelInstall: false })).toContain('radar');
-    expect(shown({ sensor: sensor('LS1'), isManager: true, isSiteAdmin: true, hasFuelInstall: false })).not.toContain('radar');
+    expect(shown({ sensor: sensor('LS1'), isManager: true, isSiteAdmin: false, hasFuelInstall: false, production: false })).toEqual(['display', 'update-rate', 'alarms', 'location', 'remote', 'integration']);
+    expect(shown({ sensor: sensor('T35-Pro'), isManager: true, isSiteAdmin: false, hasFuelInstall: false, production: false })[0]).toBe('tank');
+    expect(shown({ sensor: sensor('T35-Pro'), isManager: true, isSiteAdmin: true, hasFuelInstall: false, production: false })).toContain('radar');
+    expect(shown({ sensor: sensor('LS1'), isManager: true, isSiteAdmin: true, hasFuelInstall: false, production: false })).not.toContain('radar');
   });
   it('integration for managers and site admins; installation only with a fuel record, undecided while it loads', () => {
-    expect(shown({ sensor: sensor('LS1'), isManager: false, isSiteAdmin: true, hasFuelInstall: true })).toEqual(['display', 'update-rate', 'alarms', 'location', 'remote', 'integration', 'installation']);
-    expect(shown({ sensor: sensor('LS1'), isManager: false, isSiteAdmin: false, hasFuelInstall: false })).not.toContain('integration');
+    expect(shown({ sensor: sensor('LS1'), isManager: false, isSiteAdmin: true, hasFuelInstall: true, production: false })).toEqual(['display', 'update-rate', 'alarms', 'location', 'remote', 'integration', 'installation']);
+    expect(shown({ sensor: sensor('LS1'), isManager: false, isSiteAdmin: false, hasFuelInstall: false, production: false })).not.toContain('integration');
     const installation = SETUP_SECTIONS.find((s) => s.id === 'installation')!;
-    expect(installation.visible({ sensor: sensor('LS1'), isManager: true, isSiteAdmin: false, hasFuelInstall: undefined })).toBeUndefined();
+    expect(installation.visible({ sensor: sensor('LS1'), isManager: true, isSiteAdmin: false, hasFuelInstall: undefined, production: false })).toBeUndefined();
+  });
+  it('radar is hidden in the production stage, even for site admins on radar sensors (sensor-setup 2)', () => {
+    const site = { sensor: sensor('T35-Pro'), isManager: true, isSiteAdmin: true, hasFuelInstall: false };
+    expect(shown({ ...site, production: false })).toContain('radar');
+    expect(shown({ ...site, production: true })).toEqual(['tank', 'display', 'update-rate', 'alarms', 'location', 'remote', 'integration']);
   });
   it('has one entry per id', () => expect(new Set(SETUP_SECTIONS.map((s) => s.id)).size).toBe(SETUP_SECTIONS.length));
 });

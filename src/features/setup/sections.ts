@@ -16,7 +16,7 @@ export const SETUP_SECTIONS: SetupSection[] = [
   { id: 'alarms', title: 'Alarm Settings', component: lazy(() => import('./alarms-section')), visible: () => true },
   { id: 'location', title: 'Location', component: lazy(() => import('./location-section')), visible: () => true },
   { id: 'remote', title: 'Remote Tasks', component: lazy(() => import('./remote-section')), visible: () => true },
-  { id: 'radar', title: 'Radar Config', component: lazy(() => import('./radar/radar-section')), visible: ({ sensor, isSiteAdmin }) => isSiteAdmin && moduleOf(sensor.sensorType) === 'radar' },
+  { id: 'radar', title: 'Radar Config', component: lazy(() => import('./radar/radar-section')), visible: ({ sensor, isSiteAdmin, production }) => isSiteAdmin && !production && moduleOf(sensor.sensorType) === 'radar' },
   { id: 'integration', title: 'Integration Settings', component: lazy(() => import('./integration-section')), visible: ({ isManager, isSiteAdmin }) => isManager || isSiteAdmin },
   { id: 'installation', title: 'Installation Record', component: lazy(() => import('./installation-section')), visible: ({ hasFuelInstall }) => hasFuelInstall },
 ];

@@ -25,7 +25,7 @@ interface SetupAreaProps extends Omit<SectionProps, 'sectionPath'> {
  * or hidden section redirects to the default.
  */
 export function SetupArea({ base, section, ...props }: SetupAreaProps) {
-  const { sensor, org, isSiteAdmin } = props;
+  const { sensor, org, isSiteAdmin, production } = props;
   // read at once, so the bare path on a phone shows the list rather than redirecting first
   const phone = useMediaQuery(PHONE_QUERY, undefined, { getInitialValueInEffect: false }) ?? false;
   const fuel = useFuelInstall(org.id, sensor.id);
@@ -34,6 +34,7 @@ export function SetupArea({ base, section, ...props }: SetupAreaProps) {
     isSiteAdmin,
     isManager: org.role === ROLES.ADMIN || org.role === ROLES.OWNER,
     hasFuelInstall: fuel.status === 'loading' ? undefined : fuel.status === 'ready' && fuel.record !== null,
+    production,
   };
   const shown = SETUP_SECTIONS.filter((s) => s.visible(ctx) !== false);
   const settled = SETUP_SECTIONS.filter((s) => s.visible(ctx) === true);

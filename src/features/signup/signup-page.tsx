@@ -53,7 +53,7 @@ export function SignupPage({ auth, supportHref }: { auth: AuthRef; supportHref: 
   return (
     <Stack gap="lg">
       <Stack gap={4}>
-        <Title order={2} fz={26}>
+        <Title order={1} fz={26}>
           Create your Tidewatch account
         </Title>
         <Text c="dimmed" size="sm">

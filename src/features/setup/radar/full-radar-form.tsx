@@ -5,14 +5,22 @@ import { FULL_RADAR_DEFAULTS, HW_AVG_OPTIONS, PEAK_SORTING, THRESHOLD_TYPE } fro
 
 interface Props {
   busy: boolean;
+  /** Starting values (the sensor's current settings); the spec's defaults otherwise. */
+  initial?: FullRadarParams;
+  /** Why the form cannot be sent now, shown instead of enabling Create. */
+  disabledReason?: string;
   onSubmit(params: FullRadarParams): void;
 }
 
 type V = Omit<FullRadarParams, 'length'>;
 
 /** FullRadarConfig (sensor-setup 3, 5, 9): its fields with the spec's defaults; only gain has a rule; length is derived. */
-export function FullRadarForm({ busy, onSubmit }: Props) {
-  const [v, setV] = useState<V>({ ...FULL_RADAR_DEFAULTS });
+export function FullRadarForm({ busy, initial, disabledReason, onSubmit }: Props) {
+  const [v, setV] = useState<V>(() => {
+    if (!initial) return { ...FULL_RADAR_DEFAULTS };
+    const { length: _length, ...rest } = initial;
+    return { ...FULL_RADAR_DEFAULTS, ...rest };
+  });
   const set = <K extends keyof V>(k: K, x: V[K]) => setV({ ...v, [k]: x });
   const num = (k: keyof V) => (x: number | string) => set(k, (x === '' ? NaN : Number(x)) as never);
   const gainError = !(v.gain >= 0 && v.gain <= 1) ? 'Gain must be from 0 to 1' : null;
@@ -22,7 +30,7 @@ export function FullRadarForm({ busy, onSubmit }: Props) {
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        if (!gainError && !rangeError) onSubmit({ ...v, length });
+        if (!gainError && !rangeError && !disabledReason) onSubmit({ ...v, length });
       }}
     >
       <Stack>
@@ -43,7 +51,7 @@ export function FullRadarForm({ busy, onSubmit }: Props) {
         <Switch label="Noise normalization" checked={v.noiseNormalization} onChange={(e) => set('noiseNormalization', e.currentTarget.checked)} />
         <Switch label="High accuracy scan" checked={v.highAccuracyScan} onChange={(e) => set('highAccuracyScan', e.currentTarget.checked)} />
         <Switch label="Interference check" checked={v.interferenceCheck} onChange={(e) => set('interferenceCheck', e.currentTarget.checked)} />
-        <Button type="submit" loading={busy}>
+        <Button type="submit" loading={busy} disabled={!!disabledReason}>
           Create
         </Button>
       </Stack>

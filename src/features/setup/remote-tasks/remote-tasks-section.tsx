@@ -9,7 +9,7 @@ import { ESTIMATE_REFRESH_MS, estimateApplyAt, estimateNote, estimateText } from
 import { CreateTaskModal } from './create-task-modal';
 import { TaskRow } from './task-row';
 import { useRemoteTasks } from './use-remote-tasks';
-import { useTicker } from './use-ticker';
+import { useNow } from '../../../shared/server-clock';
 
 interface Props {
   sensor: Sensor;
@@ -22,7 +22,8 @@ interface Props {
 export default function RemoteTasksSection({ sensor, org, isSiteAdmin, onSaved }: Props) {
   const { state, calls, showAll, limit } = useRemoteTasks(org.id, sensor, onSaved);
   const [creating, setCreating] = useState(false);
-  const now = useTicker(ESTIMATE_REFRESH_MS);
+  // the dashboard's server-corrected clock (GET /tools/server-time), re-read every 60 s
+  const now = useNow(ESTIMATE_REFRESH_MS);
   const onCancel = useCallback((id: string) => calls.cancel(id), [calls]);
   const closeCreate = useCallback(() => setCreating(false), []);
   const blocker = remoteTasksBlocker(sensor);
@@ -41,6 +42,9 @@ export default function RemoteTasksSection({ sensor, org, isSiteAdmin, onSaved }
   const { queued, completed, completedTotal } = state.list;
   const allowed = allowedTaskTypes(sensor, isSiteAdmin, queued);
   const note = estimateNote(sensor);
+  // positions count every queued task (a hidden one still runs first)
+  const shownQueued = queued.map((t, i) => ({ t, i })).filter(({ t }) => visible(t));
+  const shownCompleted = completed.filter(visible);
   const row = (t: DownlinkTask, position?: number) => (
     <TaskRow
       key={t.id}
@@ -75,7 +79,7 @@ export default function RemoteTasksSection({ sensor, org, isSiteAdmin, onSaved }
           )}
         </Group>
         <Stack gap="xs" data-testid="queued-tasks">
-          {queued.length ? queued.filter(visible).map((t, i) => row(t, i)) : <Text c="dimmed">{TASK_MESSAGES.emptyQueued}</Text>}
+          {shownQueued.length ? shownQueued.map(({ t, i }) => row(t, i)) : <Text c="dimmed">{TASK_MESSAGES.emptyQueued}</Text>}
         </Stack>
       </Box>
       <Divider />
@@ -84,7 +88,7 @@ export default function RemoteTasksSection({ sensor, org, isSiteAdmin, onSaved }
           Completed Tasks
         </Title>
         <Stack gap="xs" data-testid="completed-tasks">
-          {completed.length ? completed.filter(visible).map((t) => row(t)) : <Text c="dimmed">{TASK_MESSAGES.emptyCompleted}</Text>}
+          {shownCompleted.length ? shownCompleted.map((t) => row(t)) : <Text c="dimmed">{TASK_MESSAGES.emptyCompleted}</Text>}
         </Stack>
         {isSiteAdmin && limit < 1000 && completedTotal > completed.length && (
           <Button variant="subtle" mt="sm" onClick={showAll}>

@@ -4,8 +4,8 @@ import { ALARM_TYPE_LABEL } from '../../../domain/task-params';
 import { PEAK_SORTING, THRESHOLD_TYPE } from '../../../domain/task-params';
 import { formatTime } from '../../../domain/time-format';
 import { intervalText } from '../../../domain/sensor-format';
+import { useSession } from '../../../shared/session';
 
-const DATE = (t: number, tz: string) => formatTime(t, 'Friendly', tz, true);
 
 /** One line saying what the task changes. */
 export function taskDescription(t: DownlinkTask): string {
@@ -46,6 +46,8 @@ interface Props {
 /** The row details table (sensor-setup 2): created at, estimate or completed time, description and details. */
 export function TaskDetails({ task, timeZone, isSiteAdmin, estimate }: Props) {
   const done = task.endedAt !== null;
+  const { user } = useSession();
+  const DATE = (t: number, tz: string) => formatTime(t, user.displaySettings.timeDisplay, tz, true);
   // FullRadarConfig shows its raw params; radar details are for site admins
   const showParams = task.type !== 'RadarConfig' || isSiteAdmin;
   return (

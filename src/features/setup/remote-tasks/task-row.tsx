@@ -8,6 +8,7 @@ import { remoteTaskMachine, rowControls } from '../../../../machines/remote-task
 import type { DownlinkTask } from '../../../contract/downlink-task.schema';
 import { statusDisplay, taskTypeLabel, type StatusDisplay } from '../../../domain/remote-tasks';
 import { formatTime } from '../../../domain/time-format';
+import { useSession } from '../../../shared/session';
 import { TaskDetails } from './task-details';
 
 const COLOUR: Record<StatusDisplay, string> = { queued: 'blue', executing: 'yellow', ok: 'teal', error: 'red', canceled: 'gray', na: 'gray' };
@@ -26,6 +27,7 @@ export function TaskRow({ task, isSiteAdmin, timeZone, estimate, onCancel }: Pro
   const machine = useMemo(() => remoteTaskMachine.provide({ actors: { cancel: fromPromise(() => onCancel(task.id)) } }), [onCancel, task.id]);
   const [state, send] = useMachine(machine, { input: { status: task.status } });
   const [open, setOpen] = useState(false);
+  const { user } = useSession();
   const controls = rowControls(state);
   const shown = statusDisplay(state.context.status);
 
@@ -57,7 +59,7 @@ export function TaskRow({ task, isSiteAdmin, timeZone, estimate, onCancel }: Pro
               </Text>
               <Text size="xs" c="dimmed">
                 {timing}
-                {isSiteAdmin && ` · created ${formatTime(task.createdAt, 'Friendly', timeZone, true)}`}
+                {isSiteAdmin && ` · created ${formatTime(task.createdAt, user.displaySettings.timeDisplay, timeZone, true)}`}
               </Text>
             </Box>
           </Group>

@@ -1,6 +1,7 @@
 import { api } from '../../../shared/api';
 import {
   pendingConfigResponseSchema,
+  radarSettingsResponseSchema,
   taskListSchema,
   taskResponseSchema,
   type CreateTaskRequest,
@@ -17,6 +18,7 @@ export function tasksApi(orgId: string, sensorId: string) {
     cancel: async (taskId: string) => (await api.patch(`${base}/downlink-tasks/${taskId}`, { status: 'Canceled' }, { schema: taskResponseSchema })).task,
     putPending: (pending: PendingConfig) => api.put(`${base}/pending-config`, pending, { schema: pendingConfigResponseSchema }),
     deletePending: () => api.delete(`${base}/pending-config`, undefined, { schema: pendingConfigResponseSchema }),
+    radarSettings: async () => (await api.get(`${base}/radar-settings`, { schema: radarSettingsResponseSchema })).radarSettings,
     firmware: async () => (await api.get('/admin/firmware', { schema: firmwareListSchema })).firmware,
   };
 }

@@ -1,17 +1,21 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { TaskList } from '../../../contract/downlink-task.schema';
 import type { Sensor } from '../../../contract/sensor.schema';
-import { subscribeDownlinkTasks } from '../../../shared/live';
+import { isLiveConnected, onLiveStatus, subscribeDownlinkTasks } from '../../../shared/live';
 import { tasksApi } from './tasks-api';
 
 export const COMPLETED_LIMIT = 10;
 export const ALL_RECORDS = 1000;
+/** While the live connection is down, the lists are reloaded this often instead. */
+export const POLL_MS = 60_000;
 
 export type TasksState = { status: 'loading' } | { status: 'error' } | { status: 'ready'; list: TaskList };
 
 /**
  * A sensor's queued and completed tasks, kept current: every live task message (created, collected,
- * reported, cancelled, timed out) reloads the lists and hands over the sensor as it now is.
+ * reported, cancelled, timed out) reloads the lists and hands over the sensor as it now is. While the
+ * live connection is down (not yet up, dropped, refused) the lists are polled every 60 s instead, and
+ * reloaded once when it comes back (messages sent while it was down are lost).
  */
 export function useRemoteTasks(orgId: string, sensor: Sensor, onSensor: (s: Sensor) => void) {
   const calls = useMemo(() => tasksApi(orgId, sensor.id), [orgId, sensor.id]);
@@ -45,5 +49,18 @@ export function useRemoteTasks(orgId: string, sensor: Sensor, onSensor: (s: Sens
     [orgId, sensor.id, reload],
   );
 
-  return { state, reload, calls, showAll: () => setLimit(ALL_RECORDS), limit };
+  const live = useSyncExternalStore(onLiveStatus, isLiveConnected);
+  const wasLive = useRef(live);
+  useEffect(() => {
+    if (live) {
+      if (!wasLive.current) void reload();
+      wasLive.current = true;
+      return;
+    }
+    wasLive.current = false;
+    const id = setInterval(() => void reload(), POLL_MS);
+    return () => clearInterval(id);
+  }, [live, reload]);
+
+  return { state, reload, calls, live, showAll: () => setLimit(ALL_RECORDS), limit };
 }

@@ -1,0 +1,121 @@
+/**
+ * Organisation settings rules and messages (organisation-and-routes 2.1, 4, 5, 8). Pure: no
+ * React, no IO. Where the spec says a text exists but does not show it, the wording is ours.
+ */
+import { ROLES, type Role } from '../contract/organisation.schema';
+
+export const ORG_SETTINGS_MESSAGES = {
+  // texts not shown by the spec (section 8 "Organisation update")
+  detailsUpdated: 'Organisation details updated.',
+  detailsFailed: 'Updating the organisation failed. Please check your internet connection and try again later.',
+  removeConfirm: 'Are you sure you want to remove this member?',
+  cancelConfirm: 'Are you sure you want to cancel this invitation?',
+  resendTooMany: 'Too many attempts: an invitation can be sent at most once every 10 minutes. Please try again later.',
+  resendFailed: 'Resending the invitation failed. Please check your internet connection and try again later.',
+  resendSent: (email: string) => `The invitation has been sent to ${email} again.`,
+  testSent: 'Test notification has been sent.',
+  testFailed: 'Send test notification failed. Please check your internet connection and try again.',
+  changeSettingsFailed: 'Change settings failed. Please check your internet connection and try again later.',
+  alreadyMember: 'This user is already a member of your organisation.',
+  alreadyInvited: 'The email already exists or have been invited',
+} as const;
+
+/** Invite expiry limit (organisation-and-routes 9): 90 days. */
+export const INVITE_EXPIRY_MS = 7_776_000_000;
+
+export const ROLE_LABELS: Record<Role, string> = {
+  [ROLES.NO_ROLE]: 'No Role',
+  [ROLES.MEMBER]: 'Member',
+  [ROLES.ADMIN]: 'Admin',
+  [ROLES.OWNER]: 'Owner',
+  [ROLES.METER_READER]: 'Meter Reader',
+};
+
+export const isManager = (role: Role) => role === ROLES.ADMIN || role === ROLES.OWNER;
+
+/** The member-list actions (organisation-and-routes 2.1, 4). */
+export type MemberAction = 'makeAdmin' | 'makeMeterReader' | 'changeToMember' | 'remove' | 'resend' | 'cancelInvite';
+export const MEMBER_ACTION_LABELS: Record<MemberAction, string> = {
+  makeAdmin: 'Make Admin',
+  makeMeterReader: 'Make Meter Reader',
+  changeToMember: 'Change to Member',
+  remove: 'Remove',
+  resend: 'Resend Invitation',
+  cancelInvite: 'Cancel Invitation',
+};
+/** The role a role-change action gives. */
+export const ACTION_ROLE: Partial<Record<MemberAction, 1 | 2 | 4>> = { makeAdmin: ROLES.ADMIN, makeMeterReader: ROLES.METER_READER, changeToMember: ROLES.MEMBER };
+
+export interface MemberRow {
+  name: string;
+  email: string;
+  role: Role;
+  status: 'Active' | 'Invited';
+  cognitoIdentityId: string | null;
+  lastInviteAt: number | null;
+}
+export interface Viewer {
+  /** The signed-in user's identity id and email. */
+  selfId: string;
+  selfEmail: string;
+  role: Role;
+  meterReading: boolean;
+}
+
+const isOwnRow = (m: MemberRow, v: Viewer) => m.cognitoIdentityId === v.selfId || (m.status === 'Active' && m.email.toLowerCase() === v.selfEmail.toLowerCase());
+
+/**
+ * What a viewer may do to a row: managers only, never on their own row; an invitation can be
+ * resent or cancelled; a member can become admin (or meter reader with meter reading), an admin or
+ * meter reader can become member; anyone but the owner can be removed; the owner's role is fixed.
+ */
+export function memberActions(m: MemberRow, v: Viewer): MemberAction[] {
+  if (!isManager(v.role) || isOwnRow(m, v)) return [];
+  if (m.status === 'Invited') return ['resend', 'cancelInvite'];
+  if (m.role === ROLES.OWNER) return [];
+  if (m.role === ROLES.MEMBER) return v.meterReading ? ['makeAdmin', 'makeMeterReader', 'remove'] : ['makeAdmin', 'remove'];
+  if (m.role === ROLES.ADMIN || m.role === ROLES.METER_READER) return ['changeToMember', 'remove'];
+  return ['remove'];
+}
+
+/** 'Expired', or when a pending invitation stops working (organisation-and-routes 4). */
+export function invitationStatus(lastInviteAt: number | null, now: number): { expired: true } | { expired: false; expiresAt: number } {
+  if (lastInviteAt === null || lastInviteAt + INVITE_EXPIRY_MS < now) return { expired: true };
+  return { expired: false, expiresAt: lastInviteAt + INVITE_EXPIRY_MS };
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+];
+/** 'in 89 days', 'in 5 hours': the relative time of the invitation's expiry. */
+export function relativeTime(at: number, now: number): string {
+  const fmt = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+  const diff = at - now;
+  for (const [unit, ms] of UNITS) if (Math.abs(diff) >= ms) return fmt.format(Math.round(diff / ms), unit);
+  return fmt.format(Math.round(diff / 60_000), 'minute');
+}
+
+/** The notices of the member actions; those the spec does not show are ours. */
+export const memberActionNotice = {
+  done(action: MemberAction, m: Pick<MemberRow, 'name' | 'email'>): string {
+    const who = m.name.trim() || m.email;
+    if (action === 'resend') return ORG_SETTINGS_MESSAGES.resendSent(m.email);
+    if (action === 'cancelInvite') return `The invitation to ${m.email} has been cancelled.`;
+    if (action === 'remove') return `${who} has been removed from the organisation.`;
+    return `${who} is now ${ROLE_LABELS[ACTION_ROLE[action]!].toLowerCase()}.`;
+  },
+  failed(action: MemberAction, tooManyRequests: boolean): string {
+    if (action === 'resend') return tooManyRequests ? ORG_SETTINGS_MESSAGES.resendTooMany : ORG_SETTINGS_MESSAGES.resendFailed;
+    if (action === 'cancelInvite') return 'Cancelling the invitation failed. Please check your internet connection and try again later.';
+    if (action === 'remove') return 'Removing the member failed. Please check your internet connection and try again later.';
+    return 'Changing the role failed. Please check your internet connection and try again later.';
+  },
+};
+
+/** Resend's once-per-10-minutes refusal: the error's code or message carries TOO_MANY_REQUESTS (organisation-and-routes 8). */
+export function isTooManyRequests(err: unknown): boolean {
+  const e = err as { code?: string; message?: string } | undefined;
+  return e?.code === 'TOO_MANY_REQUESTS' || !!e?.message?.includes('TOO_MANY_REQUESTS');
+}

@@ -1,0 +1,25 @@
+import { lazy } from 'react';
+import { IconBell, IconBuilding, IconPlugConnected, IconUsers, IconWebhook } from '@tabler/icons-react';
+import type { OrgSettingsSection } from './section-types';
+
+/**
+ * The organisation settings sections, in menu order (organisation-and-routes 2.1). A section is
+ * added by adding its entry here: an id (the path segment), a title, an icon, a lazy component
+ * taking SettingsSectionProps and its visibility rule. Sections not built yet are simply absent,
+ * so the menu never offers them and their paths redirect to details.
+ *
+ * Integration (managers, only when the organisation has a REST API) and webhooks (managers) go
+ * after notifications, e.g.
+ *   { id: 'integration', ..., visible: ({ isManager, org }) => isManager && !!org.restApi }
+ */
+export const ORG_SETTINGS_SECTIONS: OrgSettingsSection[] = [
+  { id: 'details', title: 'Details', icon: <IconBuilding size={18} />, component: lazy(() => import('./details/details-section')), visible: () => true },
+  { id: 'members', title: 'Members', heading: 'Organisation Members', icon: <IconUsers size={18} />, component: lazy(() => import('./members/members-section')), visible: () => true },
+  { id: 'notifications', title: 'Notifications', icon: <IconBell size={18} />, component: lazy(() => import('./notifications/notifications-section')), visible: () => true },
+  // managers, when the organisation has a REST API; managers (organisation-and-routes 2.1, 6)
+  { id: 'integration', title: 'Integration', icon: <IconPlugConnected size={18} />, component: lazy(() => import('./integration/integration-section')), visible: ({ isManager, org }) => isManager && !!org.restApi },
+  { id: 'webhooks', title: 'Webhooks', icon: <IconWebhook size={18} />, component: lazy(() => import('./webhooks/webhooks-section')), visible: ({ isManager }) => isManager },
+];
+
+/** No section, or one that is unknown or hidden: the default settings route. */
+export const DEFAULT_SETTINGS_SECTION = 'details';

@@ -1,0 +1,48 @@
+import { useState } from 'react';
+import { notifications } from '@mantine/notifications';
+import { ROUTE_MESSAGES, type MeterReading, type RouteTask } from '../../contract/route.schema';
+import { download, type ExportMode } from './route-files';
+import { useRoutes } from './routes-context';
+
+/**
+ * Export (section 4): the council results file of each task is formatted in the worker and
+ * downloaded, then the task is marked exported. Exceptions only downloads the exceptions file
+ * and leaves the flag alone. To CSV: the readings of several tasks in one CSV.
+ */
+export function useExporter() {
+  const { api, files, replaceTasks, timeZone } = useRoutes();
+  const [busy, setBusy] = useState(false);
+
+  const exportTasks = async (tasks: RouteTask[], mode: ExportMode, known?: MeterReading[]) => {
+    setBusy(true);
+    try {
+      for (const task of tasks) {
+        const readings = known ?? (await api.readings(task.id)).readings;
+        download(await files.resultsFile(task, readings, mode, timeZone));
+        if (mode === 'all') replaceTasks([await api.patch(task.id, { exported: true })]);
+      }
+      return true;
+    } catch (e) {
+      notifications.show({ closeButtonProps: { 'aria-label': 'Dismiss' }, color: 'red', title: 'Export failed', message: e instanceof Error ? e.message : 'Something went wrong.', autoClose: 6000 });
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const tasksToCsv = async (tasks: RouteTask[], mode: ExportMode) => {
+    setBusy(true);
+    try {
+      const withReadings = await Promise.all(tasks.map(async (task) => ({ task, readings: (await api.readings(task.id)).readings })));
+      download(await files.tasksCsv(withReadings, mode, timeZone));
+      return true;
+    } catch {
+      notifications.show({ closeButtonProps: { 'aria-label': 'Dismiss' }, color: 'red', message: ROUTE_MESSAGES.CSV_FAILED, autoClose: 6000 });
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return { busy, exportTasks, tasksToCsv };
+}

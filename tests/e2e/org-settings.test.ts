@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startOwnDemoServer, useBrowser } from './session';
+import type { TestServer } from '../server/harness';
+import { sendUplink } from '../server/live-helpers';
+import { demoDeviceKey } from '../../server/seed/device-keys';
+
+/**
+ * Issue 13, organisation settings (organisation-and-routes 2.1, 4, 5, 8), against a product of its
+ * own (built client, demo world, no simulator): renames and role changes here must not move the
+ * ground under other files, and the alerts below are the ones this file causes.
+ */
+interface Mail {
+  channel: 'email' | 'sms';
+  to: string;
+  kind?: string;
+  text?: string;
+  createdAt: number;
+}
+
+describe('organisation settings (issue 13)', () => {
+  let s: TestServer;
+  const RIVERBEND = '/org/riverbend-water/settings';
+
+  beforeAll(async () => {
+    s = await startOwnDemoServer();
+  }, 240_000);
+  afterAll(() => s?.close());
+  const b = useBrowser({ hookTimeout: 240_000 });
+
+  const as = (email: string, width = 1280, height = 800): Promise<Page> => b.signedIn(s.url, email, { width, height, timeout: 30_000 });
+  const mailbox = async (to?: string) =>
+    ((await (await fetch(`${s.url}/dev/mailbox${to ? `?to=${encodeURIComponent(to)}` : ''}`)).json()) as { messages: Mail[] }).messages;
+  const membersTable = (page: Page) => page.getByRole('table', { name: 'Organisation members' });
+  const row = (page: Page, text: string) => membersTable(page).getByRole('row').filter({ hasText: text });
+  async function act(page: Page, who: string, action: string) {
+    await page.getByRole('button', { name: `Actions for ${who}` }).click();
+    await page.getByRole('menuitem', { name: action }).click();
+  }
+
+  it('rename: the name is checked, saved trimmed, and the browser follows the new slug', { timeout: 90_000 }, async () => {
+    const page = await as('owner@demo.test');
+    await page.goto(`${s.url}${RIVERBEND}`);
+    await page.waitForURL(`**${RIVERBEND}/details`);
+    const name = page.getByLabel('Organisation name');
+    await name.fill('Riverbend #1');
+    await page.getByText("Only the following symbols are allowed: '.-").waitFor();
+    await expect(page.getByRole('button', { name: 'Save' }).isDisabled()).resolves.toBe(true);
+    await name.fill('  Riverbend Water Board  ');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL('**/org/riverbend-water-board/settings/details');
+    await page.locator('header').getByText('Riverbend Water Board').waitFor();
+    await expect(name.inputValue()).resolves.toBe('Riverbend Water Board');
+    // and back, so the rest of the file (and its old links) read the demo names
+    await name.fill('Riverbend Water');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(`**${RIVERBEND}/details`);
+    await page.locator('header').getByText('Riverbend Water', { exact: true }).waitFor();
+    await page.close();
+  });
+
+  it('members and meter readers see the settings without action controls', { timeout: 60_000 }, async () => {
+    const page = await as('member@demo.test');
+    await page.goto(`${s.url}${RIVERBEND}/members`);
+    await membersTable(page).waitFor();
+    await row(page, 'owner@demo.test').waitFor();
+    await expect(page.getByRole('button', { name: 'Invite Member' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: /^Actions for/ }).count()).resolves.toBe(0);
+    await page.goto(`${s.url}${RIVERBEND}/details`);
+    await page.getByText('Only the organisation\'s admins and owner can change these details.').waitFor();
+    await page.close();
+
+    const reader = await as('reader@demo.test');
+    await reader.goto(`${s.url}/org/harbour-city-council/settings/nowhere`);
+    await reader.waitForURL('**/org/harbour-city-council/settings/details');
+    await reader.getByRole('link', { name: 'Members' }).click();
+    await membersTable(reader).waitFor();
+    await expect(reader.getByRole('button', { name: /^Actions for/ }).count()).resolves.toBe(0);
+    await reader.close();
+  });
+
+  it('invite a new user (rules, then the email) who accepts through the link', { timeout: 120_000 }, async () => {
+    const email = `nia.${Date.now()}@example.com`;
+    const page = await as('owner@demo.test');
+    await page.goto(`${s.url}${RIVERBEND}/members`);
+    await page.getByRole('button', { name: 'Invite Member' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Invite Member' });
+    await dialog.getByRole('button', { name: 'Invite' }).click();
+    await dialog.getByText('Email is required.').waitFor();
+    await dialog.getByText('Name is required.').waitFor();
+    await dialog.getByLabel('Email').fill('nia@');
+    await dialog.getByLabel('Email').blur();
+    await dialog.getByText('Please enter an email in the format name@example.com').waitFor();
+    await dialog.getByLabel('Email').fill(email.toUpperCase());
+    await dialog.getByLabel('Name').fill('Nia New');
+    await dialog.getByLabel('Mobile Number (optional)').fill('abc');
+    await dialog.getByLabel('Mobile Number (optional)').blur();
+    await dialog.getByText('Please enter a valid phone number').waitFor();
+    await dialog.getByLabel('Mobile Number (optional)').fill('021 555 0199');
+    await dialog.getByRole('button', { name: 'Invite' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await row(page, email).getByText(/Invitation expires in/).waitFor();
+
+    // inviting the same email again: the red alert
+    await page.getByRole('button', { name: 'Invite Member' }).click();
+    await dialog.getByLabel('Email').fill(email);
+    await dialog.getByLabel('Name').fill('Nia Again');
+    await dialog.getByRole('button', { name: 'Invite' }).click();
+    await dialog.getByRole('alert').getByText('The email already exists or have been invited').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // the modal resets when closed
+    await page.getByRole('button', { name: 'Invite Member' }).click();
+    await expect(dialog.getByLabel('Email').inputValue()).resolves.toBe('');
+    await expect(dialog.getByRole('alert').count()).resolves.toBe(0);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    const mail = (await mailbox(email)).find((m) => m.kind === 'invitation');
+    const link = /https?:\/\/\S+\/accept\?\S+/.exec(mail?.text ?? '')?.[0];
+    expect(link, 'an accept link in the invitation email').toBeTruthy();
+    const invitee = await b.browser.newPage();
+    invitee.setDefaultTimeout(30_000);
+    await invitee.goto(`${s.url}${new URL(link!).pathname}${new URL(link!).search}`);
+    await invitee.getByLabel('New password', { exact: true }).fill('Invited-pass-2026!');
+    await invitee.getByLabel('Confirm new password').fill('Invited-pass-2026!');
+    await invitee.getByRole('button', { name: 'Accept invitation' }).click();
+    await invitee.waitForURL('**/org/riverbend-water/sensors');
+    await invitee.close();
+    await page.reload();
+    await row(page, email).getByText('Active').waitFor();
+    await page.close();
+  });
+
+  it('invite an existing account: the look-up fills and locks the name and hides the mobile; it joins when it accepts', { timeout: 120_000 }, async () => {
+    const page = await as('owner@demo.test');
+    await page.goto(`${s.url}${RIVERBEND}/members`);
+    await page.getByRole('button', { name: 'Invite Member' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Invite Member' });
+    await dialog.getByLabel('Email').fill('Reader@Demo.test');
+    await dialog.getByLabel('Email').blur();
+    await expect.poll(() => dialog.getByLabel('Name').inputValue()).toBe('Rangi Reader');
+    await expect(dialog.getByLabel('Name').isDisabled()).resolves.toBe(true);
+    await expect(dialog.getByLabel('Mobile Number (optional)').count()).resolves.toBe(0);
+    await dialog.getByRole('button', { name: 'Invite' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await row(page, 'reader@demo.test').getByText(/Invitation expires in/).waitFor();
+
+    const reader = await as('reader@demo.test');
+    await reader.getByRole('dialog', { name: 'You have been invited' }).getByRole('button', { name: /accept/i }).click();
+    await reader.goto(`${s.url}${RIVERBEND}/members`);
+    await membersTable(reader).waitFor();
+    await reader.close();
+    await page.reload();
+    await row(page, 'reader@demo.test').getByText('Active').waitFor();
+    await page.close();
+  });
+
+  it("change a role and the member's view changes; remove a member and their next visit is refused", { timeout: 120_000 }, async () => {
+    const owner = await as('owner@demo.test');
+    await owner.goto(`${s.url}${RIVERBEND}/members`);
+    await row(owner, 'member@demo.test').waitFor();
+    const member = await as('member@demo.test');
+    await member.goto(`${s.url}${RIVERBEND}/members`);
+    await row(member, 'owner@demo.test').waitFor();
+    await expect(member.getByRole('button', { name: 'Invite Member' }).count()).resolves.toBe(0);
+
+    // no actions on the owner's row or one's own
+    await expect(owner.getByRole('button', { name: 'Actions for Olivia Owner' }).count()).resolves.toBe(0);
+    await act(owner, 'Manu Member', 'Make Admin');
+    await row(owner, 'member@demo.test').getByText('Admin').waitFor();
+    await member.reload();
+    await member.getByRole('button', { name: 'Invite Member' }).waitFor();
+    await act(owner, 'Manu Member', 'Change to Member');
+    await row(owner, 'member@demo.test').getByRole('cell', { name: 'Member', exact: true }).waitFor();
+    await member.reload();
+    await row(member, 'owner@demo.test').waitFor();
+    await expect(member.getByRole('button', { name: 'Invite Member' }).count()).resolves.toBe(0);
+    await member.close();
+
+    // remove the reader who joined above: the confirmation, then the row is gone
+    await act(owner, 'Rangi Reader', 'Remove');
+    const confirm = owner.getByRole('dialog', { name: 'Please confirm' });
+    await confirm.getByText('Are you sure you want to remove this member?').waitFor();
+    await confirm.getByRole('button', { name: 'Yes' }).click();
+    await row(owner, 'reader@demo.test').waitFor({ state: 'detached' });
+    await owner.close();
+    const reader = await as('reader@demo.test');
+    await reader.goto(`${s.url}${RIVERBEND}/members`);
+    await reader.waitForURL('**/org/harbour-city-council/**');
+    await reader.close();
+  });
+
+  it('notification rules decide who gets an alert: edited in the settings, then a real alert arrives by the new rule', { timeout: 120_000 }, async () => {
+    const page = await as('owner@demo.test');
+    await page.goto(`${s.url}${RIVERBEND}/notifications`);
+    const rules = page.getByRole('table', { name: 'Member Rules' });
+    await rules.waitFor();
+    // alert triggered goes by SMS too
+    await page.getByRole('checkbox', { name: 'Alert triggered: send SMS' }).check();
+    await expect.poll(() => page.getByRole('checkbox', { name: 'Alert triggered: send SMS' }).isEnabled()).toBe(true);
+    // the owner's own rule: SMS only
+    await page.getByRole('button', { name: 'Add a rule for Olivia Owner' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Rule' });
+    await dialog.getByLabel('Email').uncheck();
+    await dialog.getByLabel('SMS').check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await rules.getByRole('row').filter({ hasText: 'owner@demo.test' }).getByText('SMS', { exact: true }).waitFor();
+    // a member with no mobile: the warning
+    await page.getByRole('button', { name: 'Add a rule for Manu Member' }).click();
+    await dialog.getByLabel('SMS').check();
+    await dialog.getByText('This member has no mobile number, so SMS notifications cannot reach them.').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await page.close();
+
+    // the Harbour Tide Gauge's high-water alarm: clear it, then raise it again (level = 7500 - rawDistance)
+    const key = await demoDeviceKey(s.ctx, '708192A3');
+    const since = Date.now();
+    for (const rawDistance of [5500, 500]) {
+      const res = await sendUplink(s, key, { serial: '708192A3', measurements: [{ time: Date.now(), rawDistance }] });
+      expect(res.status, await res.clone().text()).toBe(200);
+    }
+    const triggered = (m: Mail) => m.kind === 'alert-triggered' && m.createdAt >= since;
+    const ownerSms = async () => (await mailbox('+64211550101')).filter((m) => m.channel === 'sms' && triggered(m)).length;
+    await expect.poll(ownerSms, { timeout: 30_000 }).toBeGreaterThan(0);
+    expect((await mailbox('owner@demo.test')).filter(triggered), 'no email: the owner chose SMS only').toEqual([]);
+    // the same alerts reach a member without a rule of their own by the default rule: email
+    expect((await mailbox('member@demo.test')).filter(triggered).length).toBe(await ownerSms());
+  });
+
+  it('a site admin sends a test notification and it arrives in the mailbox', { timeout: 60_000 }, async () => {
+    const page = await as('siteadmin@demo.test', 390, 844);
+    await page.goto(`${s.url}${RIVERBEND}/notifications`);
+    await page.getByRole('button', { name: 'Send Test Notification' }).click();
+    await page.getByText('Test notification has been sent.').waitFor();
+    await expect.poll(async () => (await mailbox('siteadmin@demo.test')).filter((m) => m.kind === 'test-notification').length).toBe(1);
+    await page.close();
+  });
+});
