@@ -90,7 +90,7 @@ describe('the map page (issue 15)', () => {
           if (!page.url().endsWith(`${MAP}/1A2B3C4D`)) await page.mouse.click(box.x + box.width / 2 + dx, box.y + box.height / 2 + dy);
           return new URL(page.url()).pathname;
         },
-        { timeout: 30_000, intervals: [3_000] },
+        { timeout: 30_000, interval: 3_000 },
       )
       .toBe(`${MAP}/1A2B3C4D`);
     await card(page).getByText('Main Reservoir').waitFor();
