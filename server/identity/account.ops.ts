@@ -5,7 +5,7 @@ import type { Queryable } from '../db/db';
 import { queueEmail } from './mail';
 import { errors } from './cognito-errors';
 import { attributeCodeSchema, confirmSignUpSchema, accessTokenSchema, resendConfirmationCodeSchema, signUpSchema, updateUserAttributesSchema, verifyUserAttributeSchema } from './cognito.schema';
-import { consumeCode, issueCode } from './codes';
+import { consumeCode, issueCode, voidCodes } from './codes';
 import { verificationEmail } from './emails';
 import { emailDelivery, findUserById, findUserByUsername, insertUser, isUniqueViolation, userAttributes } from './identity-users';
 import { requireClient, userFromAccessToken, type OpContext, type Operation } from './op-context';
@@ -95,7 +95,12 @@ export const updateUserAttributes: Operation = async (op, body) => {
       const r = checkEmail(attr.Value);
       if (!r.ok) throw errors.invalidParameter('Invalid email address format.');
       if (r.value !== user.email) email = r.value;
-      else if (user.pending_email) await op.app.db.query('UPDATE users SET pending_email = NULL WHERE id = $1', [user.id]);
+      else if (user.pending_email)
+        // withdrawn: nothing pending, and the link sent to that address proves nothing any more
+        await op.app.db.tx(async (q) => {
+          await q.query('UPDATE users SET pending_email = NULL WHERE id = $1', [user.id]);
+          await voidCodes(q, user.id, 'verify_email', op.now);
+        });
     } else {
       throw errors.invalidParameter(`user.${attr.Name}: Attribute does not exist in the schema or cannot be changed.`);
     }

@@ -25,7 +25,7 @@ export async function issueCode(q: Queryable, userId: string, purpose: CodePurpo
   if ((recent?.n ?? 0) >= MAX_CODES_PER_HOUR) return null;
   // spent and expired codes are kept a week (for the hourly count and audits), then dropped
   await q.query('DELETE FROM identity_codes WHERE user_id = $1 AND created_at < $2', [userId, now - 7 * 86_400_000]);
-  await q.query('UPDATE identity_codes SET used_at = $3 WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL', [userId, purpose, now]);
+  await voidCodes(q, userId, purpose, now);
   const id = randomUUID();
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await q.query(
@@ -33,6 +33,11 @@ export async function issueCode(q: Queryable, userId: string, purpose: CodePurpo
     [id, userId, purpose, hashCode(id, code).toString('hex'), now + CODE_TTL_MS[purpose], now],
   );
   return code;
+}
+
+/** Spends every unused code of the user for `purpose` (a withdrawn email change: its link must prove nothing). */
+export async function voidCodes(q: Queryable, userId: string, purpose: CodePurpose, now: number): Promise<void> {
+  await q.query('UPDATE identity_codes SET used_at = $3 WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL', [userId, purpose, now]);
 }
 
 /**

@@ -40,11 +40,11 @@ interface AxeViolation {
   nodes: AxeNode[];
 }
 
-/** Waits until the page has settled: no loader shown and no DOM change for 400 ms (at most 15 s). */
+/** Waits until the page has settled: no loader shown and no DOM change for 400 ms (the h1 waited for at most 45 s: a starved CPU can take 15 s to boot the app). */
 async function settle(page: Page) {
   await page
     // a lazy section still on its way has no loader yet but no h1 either: every settled page has one
-    .waitForFunction(() => !document.querySelector('.mantine-Loader-root, [aria-busy="true"]') && !!document.querySelector('h1'), null, { timeout: 15_000, polling: 100 })
+    .waitForFunction(() => !document.querySelector('.mantine-Loader-root, [aria-busy="true"]') && !!document.querySelector('h1'), null, { timeout: 45_000, polling: 100 })
     .catch(() => undefined);
   await page.evaluate(
     () =>

@@ -164,6 +164,32 @@ describe('user settings in the browser (issue 13)', () => {
     await page.close();
   });
 
+  it('account: a pending new email can be withdrawn by keeping the current one; its link then changes nothing', async () => {
+    const other = `withdrawn.${Date.now()}@example.com`;
+    const page = await as(email, '/settings/account', 1280, password);
+    await page.getByLabel('New email address').fill(other);
+    await page.getByRole('button', { name: 'Change email' }).click();
+    await page.getByText(USER_SETTINGS_MESSAGES.emailChangeSent(other)).waitFor();
+    await page.getByRole('button', { name: `Keep ${email}` }).click();
+    await page.getByText(USER_SETTINGS_MESSAGES.emailChangeSent(other)).waitFor({ state: 'detached' });
+    // withdrawn on the server: a reload shows nothing pending
+    await page.reload();
+    await page.getByText(`You sign in with ${email}.`).waitFor();
+    expect(await page.getByText(USER_SETTINGS_MESSAGES.emailChangeSent(other)).count()).toBe(0);
+    // and the link sent to the withdrawn address does not make it the sign-in email
+    const mail = ((await (await fetch(`${baseUrl}/dev/mailbox?to=${encodeURIComponent(other)}`)).json()) as { messages: { kind?: string; text?: string }[] }).messages;
+    const sent = mail.find((m) => m.kind === 'verification-code');
+    expect(sent).toBeDefined();
+    const link = new URL(/https?:\/\/\S+\/verify-email\?code=\S+/.exec(sent!.text!)![0]);
+    // (the identity service answers that code as expired, which the page leaves at once: spec 2.3)
+    await page.goto(`${baseUrl}${link.pathname}${link.search}`);
+    await page.waitForURL((u) => u.pathname !== '/verify-email', { timeout: 30_000 });
+    expect(await page.getByText(VERIFY_EMAIL_MESSAGES.success).count()).toBe(0);
+    await page.goto(`${baseUrl}/settings/account`);
+    await page.getByText(`You sign in with ${email}.`).waitFor();
+    await page.close();
+  });
+
   it('account: a new email stays pending until the link sent to it is opened, then it signs in', async () => {
     const next = `renamed.${Date.now()}@example.com`;
     const page = await as(email, '/settings/account', 1280, password);

@@ -119,6 +119,13 @@ describe.each(testDrivers)('account security on %s (issue 9)', (driver) => {
     const back = await cognito('UpdateUserAttributes', { AccessToken: t.AccessToken, UserAttributes: [{ Name: 'email', Value: 'keep@sec.test' }] });
     expect(back.body.CodeDeliveryDetailsList).toEqual([]);
     expect(await pendingEmail()).toBeNull();
+    // the link mailed to the withdrawn address proves nothing now
+    const code = (await lastCode('elsewhere@sec.test'))!;
+    expect(code).toBeTruthy();
+    const late = await cognito('VerifyUserAttribute', { AccessToken: t.AccessToken, AttributeName: 'email', Code: code });
+    expect(late.body.__type).toBe('ExpiredCodeException');
+    expect((await signIn('elsewhere@sec.test')).body.__type).toBe('NotAuthorizedException');
+    expect((await signIn('keep@sec.test')).status).toBe(200);
   });
 
   it('refuses common passwords and control characters with the shared policy message', async () => {

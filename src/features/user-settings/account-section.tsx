@@ -100,8 +100,26 @@ function EmailChange({ email, pending, onUserChanged }: { email: string; pending
   const [error, setError] = useState<string>();
   const [sentTo, setSentTo] = useState<string>();
   const [sending, setSending] = useState(false);
+  const [withdrawn, setWithdrawn] = useState(false);
+  const [withdrawing, setWithdrawing] = useState(false);
   // just sent (before the refreshed user arrives), else what the server says is pending
-  const shownPending = sentTo ?? pending;
+  const shownPending = sentTo ?? (withdrawn ? null : pending);
+  // Keeping the current address withdraws the pending one: the identity service clears it, and
+  // the link sent to it no longer changes anything.
+  const withdraw = async () => {
+    setError(undefined);
+    setWithdrawing(true);
+    try {
+      await updateUserAttribute({ userAttribute: { attributeKey: 'email', value: email } });
+      setSentTo(undefined);
+      setWithdrawn(true);
+      onUserChanged();
+    } catch (err) {
+      setError((err as Error).message || messageForError(err));
+    } finally {
+      setWithdrawing(false);
+    }
+  };
   const submit = async () => {
     const checked = checkEmail(value);
     if (!checked.ok) return setError(checked.error.message);
@@ -111,6 +129,7 @@ function EmailChange({ email, pending, onUserChanged }: { email: string; pending
     try {
       await updateUserAttribute({ userAttribute: { attributeKey: 'email', value: checked.value } });
       setSentTo(checked.value);
+      setWithdrawn(false);
       setValue('');
       onUserChanged();
     } catch (err) {
@@ -140,7 +159,12 @@ function EmailChange({ email, pending, onUserChanged }: { email: string; pending
         </Group>
         {shownPending && (
           <Alert color="blue" icon={<IconMailForward size={18} />} role="status">
-            {USER_SETTINGS_MESSAGES.emailChangeSent(shownPending)}
+            <Stack gap="xs" align="flex-start">
+              <span>{USER_SETTINGS_MESSAGES.emailChangeSent(shownPending)}</span>
+              <Button size="compact-sm" variant="default" loading={withdrawing} onClick={() => void withdraw()}>
+                Keep {email}
+              </Button>
+            </Stack>
           </Alert>
         )}
       </Stack>
