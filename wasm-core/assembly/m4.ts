@@ -289,6 +289,9 @@ function firstEqual(vp: usize, j: i32, m: f32): i32 {
  * otherwise the index of the first maximum << 32 | the index of the first minimum.
  * Same block scheme as the float path, with the running extremes in locals.
  */
+// Scratch for the ordering stores in minmaxBits (never read).
+const FENCE: usize = memory.data(32, 16);
+
 function minmaxBits(vp: usize, a: i32, e: i32): i64 {
   const first = load<i32>(vp + (<usize>a << 2));
   let vmn = i32x4.splat(first);
@@ -299,7 +302,10 @@ function minmaxBits(vp: usize, a: i32, e: i32): i64 {
   let j = a + 1;
   while (true) {
     if (j > lastStart) j = lastStart;
-    // two vectors at a time, so that few registers are live (the engine has 16; more spill)
+    // two vectors at a time. The engine's scheduler would otherwise compute the whole block's
+    // minimum tree first and its maximum tree after it, keeping all 16 vectors live (16
+    // registers: spills). Storing the first half's extremes to a scratch slot orders the
+    // computation: both halves' extremes are done before the second half is loaded.
     const p = vp + (<usize>j << 2);
     let v0 = v128.load(p);
     let v1 = v128.load(p, 16);
@@ -317,6 +323,8 @@ function minmaxBits(vp: usize, a: i32, e: i32): i64 {
     v1 = v128.load(p, 112);
     lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
     hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v128.store(FENCE, hi);
+    v128.store(FENCE, lo, 16);
     v0 = v128.load(p, 128);
     v1 = v128.load(p, 144);
     lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
@@ -362,16 +370,18 @@ function minmaxBits(vp: usize, a: i32, e: i32): i64 {
   return i32x4.extract_lane(c, 0);
 }
 
-/** firstEqual() on the values' bit patterns. */
+/** firstEqual() on the values' bit patterns, unrolled: four 16-bit masks make the 64-bit one. */
+// @ts-ignore: decorator
+@inline function eq16(p: usize, all: v128): u64 {
+  const a = i16x8.narrow_i32x4_s(i32x4.eq(v128.load(p), all), i32x4.eq(v128.load(p, 16), all));
+  const b = i16x8.narrow_i32x4_s(i32x4.eq(v128.load(p, 32), all), i32x4.eq(v128.load(p, 48), all));
+  return <u64>(<u32>i8x16.bitmask(i8x16.narrow_i16x8_s(a, b)));
+}
+
 function firstEqualBits(vp: usize, j: i32, m: i32): i32 {
   const all = i32x4.splat(m);
-  let mask: u64 = 0;
-  for (let k = 0; k < BLK; k += 16) {
-    const p = vp + (<usize>(j + k) << 2);
-    const a = i16x8.narrow_i32x4_s(i32x4.eq(v128.load(p), all), i32x4.eq(v128.load(p, 16), all));
-    const b = i16x8.narrow_i32x4_s(i32x4.eq(v128.load(p, 32), all), i32x4.eq(v128.load(p, 48), all));
-    mask |= (<u64>i8x16.bitmask(i8x16.narrow_i16x8_s(a, b))) << (<u64>k);
-  }
+  const p = vp + (<usize>j << 2);
+  const mask = eq16(p, all) | (eq16(p + 64, all) << 16) | (eq16(p + 128, all) << 32) | (eq16(p + 192, all) << 48);
   return j + <i32>ctz(mask);
 }
 
@@ -482,33 +492,26 @@ function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
     const vmax = <f64>load<f32>(vp + (<usize>xi << 2));
     if (c != cCol) {
       if (cCol >= 0) {
-        // flush(), on the locals: first, then min and max in time order, then last, without repeats
+        // flush(), on the locals: first, then min and max in time order, then last, without
+        // repeats. Branch-free: each point is written at n, and n moves on unless it repeats the
+        // point before (which is the last point written: equal points are equal addresses).
         store<f64>(oT + (<usize>n << 3), <f64>cFA);
         store<f64>(oV + (<usize>n << 3), cFV);
         n++;
-        let last = cFA;
         const minFirst = cMnR < cMxR || (cMnR == cMxR && cMnA <= cMxA);
         const aA = minFirst ? cMnA : cMxA;
         const aV = minFirst ? cMnV : cMxV;
         const bA = minFirst ? cMxA : cMnA;
         const bV = minFirst ? cMxV : cMnV;
-        if (aA != last) {
-          store<f64>(oT + (<usize>n << 3), <f64>aA);
-          store<f64>(oV + (<usize>n << 3), aV);
-          n++;
-          last = aA;
-        }
-        if (bA != last) {
-          store<f64>(oT + (<usize>n << 3), <f64>bA);
-          store<f64>(oV + (<usize>n << 3), bV);
-          n++;
-          last = bA;
-        }
-        if (cLA != last) {
-          store<f64>(oT + (<usize>n << 3), <f64>cLA);
-          store<f64>(oV + (<usize>n << 3), cLV);
-          n++;
-        }
+        store<f64>(oT + (<usize>n << 3), <f64>aA);
+        store<f64>(oV + (<usize>n << 3), aV);
+        n += <i32>(aA != cFA);
+        store<f64>(oT + (<usize>n << 3), <f64>bA);
+        store<f64>(oV + (<usize>n << 3), bV);
+        n += <i32>(bA != aA);
+        store<f64>(oT + (<usize>n << 3), <f64>cLA);
+        store<f64>(oV + (<usize>n << 3), cLV);
+        n += <i32>(cLA != bA);
       }
       cCol = c;
       cFA = tp + (<usize>i << 3);
