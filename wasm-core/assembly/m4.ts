@@ -299,9 +299,10 @@ function minmaxBits(vp: usize, a: i32, e: i32): i64 {
   let bmn = i32x4.splat(0);
   let bmx = bmn;
   const lastStart = e - BLK; // > a: the last block ends exactly at e
-  let j = a + 1;
-  while (true) {
-    if (j > lastStart) j = lastStart;
+  // Blocks at a + 1, a + 65, ... before lastStart, then the block at lastStart (it overlaps the
+  // one before unless the column ends on a block boundary). The last block is written out
+  // after the loop rather than clamped inside it.
+  for (let j = a + 1; j < lastStart; j += BLK) {
     // two vectors at a time. The engine's scheduler would otherwise compute the whole block's
     // minimum tree first and its maximum tree after it, keeping all 16 vectors live (16
     // registers: spills). Storing the first half's extremes to a scratch slot orders the
@@ -346,8 +347,48 @@ function minmaxBits(vp: usize, a: i32, e: i32): i64 {
     vmn = i32x4.min_s(vmn, lo);
     bmx = i32x4.max_s(bmx, v128.and(here, i32x4.gt_s(hi, vmx)));
     vmx = i32x4.max_s(vmx, hi);
-    if (j == lastStart) break;
-    j += BLK;
+  }
+  {
+    const p = vp + (<usize>lastStart << 2);
+    let v0 = v128.load(p);
+    let v1 = v128.load(p, 16);
+    let lo = i32x4.min_s(v0, v1);
+    let hi = i32x4.max_s(v0, v1);
+    v0 = v128.load(p, 32);
+    v1 = v128.load(p, 48);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 64);
+    v1 = v128.load(p, 80);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 96);
+    v1 = v128.load(p, 112);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v128.store(FENCE, hi);
+    v128.store(FENCE, lo, 16);
+    v0 = v128.load(p, 128);
+    v1 = v128.load(p, 144);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 160);
+    v1 = v128.load(p, 176);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 192);
+    v1 = v128.load(p, 208);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 224);
+    v1 = v128.load(p, 240);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    const here = i32x4.splat(lastStart);
+    bmn = i32x4.max_s(bmn, v128.and(here, i32x4.lt_s(lo, vmn)));
+    vmn = i32x4.min_s(vmn, lo);
+    bmx = i32x4.max_s(bmx, v128.and(here, i32x4.gt_s(hi, vmx)));
+    vmx = i32x4.max_s(vmx, hi);
   }
   let m = i32x4.min_s(vmn, i8x16.shuffle(vmn, vmn, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
   m = i32x4.min_s(m, i8x16.shuffle(m, m, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11));
