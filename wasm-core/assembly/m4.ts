@@ -397,17 +397,20 @@ function minmaxBits(vp: usize, a: i32, e: i32): i64 {
   const mn = i32x4.extract_lane(m, 0);
   const mx = i32x4.extract_lane(x, 0);
   if (mn < 0 || mx > 0x7f800000) return -1;
-  const lo = mn < first ? firstEqualBits(vp, earliestBits(vmn, m, bmn), mn) : a;
-  const hi = mx > first ? firstEqualBits(vp, earliestBits(vmx, x, bmx), mx) : a;
+  const lo = mn < first ? firstEqualBits(vp, earliestBits(bmn, i32x4.gt_s(vmn, m)), mn) : a;
+  const hi = mx > first ? firstEqualBits(vp, earliestBits(bmx, i32x4.lt_s(vmx, x)), mx) : a;
   return (<i64>hi << 32) | <i64>(<u32>lo);
 }
 
-/** Of the lanes holding the extreme `all` (splatted, as integers), the earliest block start. */
+/**
+ * The earliest block start of the lanes holding the extreme: `others` marks the lanes that do
+ * not (all ones), which the unsigned minimum then passes over (block starts are >= 0).
+ */
 // @ts-ignore: decorator
-@inline function earliestBits(ext: v128, all: v128, blocks: v128): i32 {
-  let c = v128.bitselect(blocks, i32x4.splat(i32.MAX_VALUE), i32x4.eq(ext, all));
-  c = i32x4.min_s(c, i8x16.shuffle(c, c, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
-  c = i32x4.min_s(c, i8x16.shuffle(c, c, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11));
+@inline function earliestBits(blocks: v128, others: v128): i32 {
+  let c = v128.or(blocks, others);
+  c = i32x4.min_u(c, i8x16.shuffle(c, c, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
+  c = i32x4.min_u(c, i8x16.shuffle(c, c, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11));
   return i32x4.extract_lane(c, 0);
 }
 
