@@ -124,7 +124,7 @@ function flush(): void {
 }
 
 /** First index in (i, hi] whose column is > c (hi if none), galloping from the last column's length. */
-function columnEnd(tp: usize, i: i32, hi: i32, c: i32): i32 {
+function columnEnd(tp: usize, i: i32, hi: i32, c: i32, guess: i32): i32 {
   let lo = i + 1;
   let up = hi;
   const p = i + guess;
@@ -289,6 +289,9 @@ function firstEqual(vp: usize, j: i32, m: f32): i32 {
  * otherwise the index of the first maximum << 32 | the index of the first minimum.
  * Same block scheme as the float path, with the running extremes in locals.
  */
+// Scratch for the ordering stores in minmaxBits (never read).
+const FENCE: usize = memory.data(32, 16);
+
 function minmaxBits(vp: usize, a: i32, e: i32): i64 {
   const first = load<i32>(vp + (<usize>a << 2));
   let vmn = i32x4.splat(first);
@@ -296,10 +299,14 @@ function minmaxBits(vp: usize, a: i32, e: i32): i64 {
   let bmn = i32x4.splat(0);
   let bmx = bmn;
   const lastStart = e - BLK; // > a: the last block ends exactly at e
-  let j = a + 1;
-  while (true) {
-    if (j > lastStart) j = lastStart;
-    // two vectors at a time, so that few registers are live (the engine has 16; more spill)
+  // Blocks at a + 1, a + 65, ... before lastStart, then the block at lastStart (it overlaps the
+  // one before unless the column ends on a block boundary). The last block is written out
+  // after the loop rather than clamped inside it.
+  for (let j = a + 1; j < lastStart; j += BLK) {
+    // two vectors at a time. The engine's scheduler would otherwise compute the whole block's
+    // minimum tree first and its maximum tree after it, keeping all 16 vectors live (16
+    // registers: spills). Storing the first half's extremes to a scratch slot orders the
+    // computation: both halves' extremes are done before the second half is loaded.
     const p = vp + (<usize>j << 2);
     let v0 = v128.load(p);
     let v1 = v128.load(p, 16);
@@ -317,6 +324,8 @@ function minmaxBits(vp: usize, a: i32, e: i32): i64 {
     v1 = v128.load(p, 112);
     lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
     hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v128.store(FENCE, hi);
+    v128.store(FENCE, lo, 16);
     v0 = v128.load(p, 128);
     v1 = v128.load(p, 144);
     lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
@@ -338,8 +347,48 @@ function minmaxBits(vp: usize, a: i32, e: i32): i64 {
     vmn = i32x4.min_s(vmn, lo);
     bmx = i32x4.max_s(bmx, v128.and(here, i32x4.gt_s(hi, vmx)));
     vmx = i32x4.max_s(vmx, hi);
-    if (j == lastStart) break;
-    j += BLK;
+  }
+  {
+    const p = vp + (<usize>lastStart << 2);
+    let v0 = v128.load(p);
+    let v1 = v128.load(p, 16);
+    let lo = i32x4.min_s(v0, v1);
+    let hi = i32x4.max_s(v0, v1);
+    v0 = v128.load(p, 32);
+    v1 = v128.load(p, 48);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 64);
+    v1 = v128.load(p, 80);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 96);
+    v1 = v128.load(p, 112);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v128.store(FENCE, hi);
+    v128.store(FENCE, lo, 16);
+    v0 = v128.load(p, 128);
+    v1 = v128.load(p, 144);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 160);
+    v1 = v128.load(p, 176);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 192);
+    v1 = v128.load(p, 208);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 224);
+    v1 = v128.load(p, 240);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    const here = i32x4.splat(lastStart);
+    bmn = i32x4.max_s(bmn, v128.and(here, i32x4.lt_s(lo, vmn)));
+    vmn = i32x4.min_s(vmn, lo);
+    bmx = i32x4.max_s(bmx, v128.and(here, i32x4.gt_s(hi, vmx)));
+    vmx = i32x4.max_s(vmx, hi);
   }
   let m = i32x4.min_s(vmn, i8x16.shuffle(vmn, vmn, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
   m = i32x4.min_s(m, i8x16.shuffle(m, m, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11));
@@ -348,70 +397,64 @@ function minmaxBits(vp: usize, a: i32, e: i32): i64 {
   const mn = i32x4.extract_lane(m, 0);
   const mx = i32x4.extract_lane(x, 0);
   if (mn < 0 || mx > 0x7f800000) return -1;
-  const lo = mn < first ? firstEqualBits(vp, earliestBits(vmn, m, bmn), mn) : a;
-  const hi = mx > first ? firstEqualBits(vp, earliestBits(vmx, x, bmx), mx) : a;
+  const lo = mn < first ? firstEqualBits(vp, earliestBits(bmn, i32x4.gt_s(vmn, m)), mn) : a;
+  const hi = mx > first ? firstEqualBits(vp, earliestBits(bmx, i32x4.lt_s(vmx, x)), mx) : a;
   return (<i64>hi << 32) | <i64>(<u32>lo);
 }
 
-/** Of the lanes holding the extreme `all` (splatted, as integers), the earliest block start. */
+/**
+ * The earliest block start of the lanes holding the extreme: `others` marks the lanes that do
+ * not (all ones), which the unsigned minimum then passes over (block starts are >= 0).
+ */
 // @ts-ignore: decorator
-@inline function earliestBits(ext: v128, all: v128, blocks: v128): i32 {
-  let c = v128.bitselect(blocks, i32x4.splat(i32.MAX_VALUE), i32x4.eq(ext, all));
-  c = i32x4.min_s(c, i8x16.shuffle(c, c, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
-  c = i32x4.min_s(c, i8x16.shuffle(c, c, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11));
+@inline function earliestBits(blocks: v128, others: v128): i32 {
+  let c = v128.or(blocks, others);
+  c = i32x4.min_u(c, i8x16.shuffle(c, c, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
+  c = i32x4.min_u(c, i8x16.shuffle(c, c, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11));
   return i32x4.extract_lane(c, 0);
 }
 
-/** firstEqual() on the values' bit patterns. */
+/** firstEqual() on the values' bit patterns, unrolled: four 16-bit masks make the 64-bit one. */
+// @ts-ignore: decorator
+@inline function eq16(p: usize, all: v128): u64 {
+  const a = i16x8.narrow_i32x4_s(i32x4.eq(v128.load(p), all), i32x4.eq(v128.load(p, 16), all));
+  const b = i16x8.narrow_i32x4_s(i32x4.eq(v128.load(p, 32), all), i32x4.eq(v128.load(p, 48), all));
+  return <u64>(<u32>i8x16.bitmask(i8x16.narrow_i16x8_s(a, b)));
+}
+
 function firstEqualBits(vp: usize, j: i32, m: i32): i32 {
   const all = i32x4.splat(m);
-  let mask: u64 = 0;
-  for (let k = 0; k < BLK; k += 16) {
-    const p = vp + (<usize>(j + k) << 2);
-    const a = i16x8.narrow_i32x4_s(i32x4.eq(v128.load(p), all), i32x4.eq(v128.load(p, 16), all));
-    const b = i16x8.narrow_i32x4_s(i32x4.eq(v128.load(p, 32), all), i32x4.eq(v128.load(p, 48), all));
-    mask |= (<u64>i8x16.bitmask(i8x16.narrow_i16x8_s(a, b))) << (<u64>k);
-  }
+  const p = vp + (<usize>j << 2);
+  const mask = eq16(p, all) | (eq16(p + 64, all) << 16) | (eq16(p + 128, all) << 32) | (eq16(p + 192, all) << 48);
   return j + <i32>ctz(mask);
 }
 
 /**
- * Where column c ends if the points are evenly spaced (dt apart from tI at index i): the first
- * index whose time reaches the start of column c + 1, clamped to (i, hi]. Only a prediction.
- */
-/**
- * Feeds points [i, hi) of one sorted run into the columns.
+ * Feeds points [i, hi) of one sorted run into the columns, G columns at a time.
  *
- * Column ends are predicted, not searched: if the points are evenly spaced from an anchor point
- * (iA, tA), column c ends at the first index whose time reaches the start of column c + 1. The
- * prediction depends only on c and the anchor, never on the time just read, so the loads that
- * confirm successive ends (the two times either side of each end, one cache line mostly) do not
- * wait for each other: the processor runs ahead on the predicted branch while they are in
- * flight. When a confirmation fails (a gap, an uneven spacing, a column with no points), one step
- * either way or galloping finds the end, and the prediction is anchored again there.
+ * First the ends of the next G columns are found. Column ends are predicted, not searched: if
+ * the points are evenly spaced from an anchor point (iA, tA), column c ends at the first index
+ * whose time reaches the start of column c + 1. The prediction depends only on c and the anchor,
+ * never on the time just read, so the loads that confirm successive ends (the two times either
+ * side of each end, one cache line mostly) do not wait for each other, and as the G
+ * confirmations come one after the other with little work between them, their cache misses
+ * overlap. When a confirmation fails (a gap, an uneven spacing, a column with no points), one
+ * step either way or galloping finds the end, and the prediction is anchored again there.
+ *
+ * Then the values of those G columns are scanned. A column that starts and ends inside this run
+ * with no column open from the run before (every column but a run's first and last) is written
+ * out at once; the others go through the open column (globals), which a later run may continue.
  */
-const TOUCH: i32 = 32;
-let touched: f64 = 0;
+const G: i32 = 32;
+const ENDS: usize = memory.data(G * 4, 16);
+const COLS: usize = memory.data(G * 4, 16);
 
 function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
   if (i >= hi) return;
-  // The open column and the output live in locals here (globals are memory to the engine, and
-  // every column would wait on their stores); they are the globals again on the way out.
-  let cCol = col;
-  let cFA = fA;
-  let cFV = fV;
-  let cMnA = mnA;
-  let cMnR = mnR;
-  let cMnV = mnV;
-  let cMxA = mxA;
-  let cMxR = mxR;
-  let cMxV = mxV;
-  let cLA = lA;
-  let cLV = lV;
   let n = outN;
   const oT = outT;
   const oV = outV;
-  const r = run;
+  let gs = guess;
   let reads = 2;
   let tA = load<f64>(tp + (<usize>i << 3));
   let iA = i;
@@ -419,138 +462,129 @@ function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
   const tLast = load<f64>(tp + (<usize>(hi - 1) << 3));
   const cLast = column(tLast);
   const invDt = hi - 1 > i && tLast > tA ? <f64>(hi - 1 - i) / (tLast - tA) : 0.0;
-  let touchedTo = c;
   while (i < hi) {
-    let e: i32 = 0;
-    let nc: i32 = 0; // column of point e, when e < hi
-    if (c >= touchedTo && c < cLast) {
-      // Read the predicted ends of the next TOUCH columns together: their cache misses overlap,
-      // and the confirmations below find them in cache. One at a time, each miss would hold
-      // the processor for most of its latency.
-      let sum: f64 = 0;
-      const to = min(c + TOUCH, cLast);
-      for (let k = c; k < to; k++) {
-        const q = Math.ceil((T0 + (<f64>k + 0.5) * invK - tA) * invDt);
-        const p = q >= <f64>(hi - iA) ? hi - 1 : q < 1.0 ? iA : iA + <i32>q;
-        sum += load<f64>(tp + (<usize>p << 3));
-      }
-      reads += to - c;
-      touched = sum;
-      touchedTo = to;
-    }
-    if (c >= cLast) e = hi;
-    else {
-      const k = Math.ceil((T0 + (<f64>c + 0.5) * invK - tA) * invDt);
-      let p = k >= <f64>(hi - iA) ? hi : iA + <i32>k;
-      if (p <= i) p = i + 1;
-      if (p < hi) {
-        // confirmed without column(): x as column() computes it, away from whole numbers by
-        // more than EPS, puts the point before p in column <= c and the point at p in c + 1
-        const xa = (load<f64>(tp + (<usize>p << 3)) - T0) * K + 0.5;
-        const xb = (load<f64>(tp + (<usize>(p - 1) << 3)) - T0) * K + 0.5;
-        reads += 2;
-        const c1 = <f64>(c + 1);
-        if ((xb < c1 - EPS) & (xa > c1 + EPS) & (xa < c1 + (1.0 - EPS))) {
-          e = p;
-          nc = c + 1; // not from the load: the next prediction must not wait for it
+    let g = 0;
+    let j = i; // start of column c
+    while (true) {
+      let e: i32 = 0;
+      let nc: i32 = 0; // column of point e, when e < hi
+      if (c >= cLast) e = hi;
+      else {
+        const k = Math.ceil((T0 + (<f64>c + 0.5) * invK - tA) * invDt);
+        let p = k >= <f64>(hi - iA) ? hi : iA + <i32>k;
+        if (p <= j) p = j + 1;
+        if (p < hi) {
+          // confirmed without column(): x as column() computes it, away from whole numbers by
+          // more than EPS, puts the point before p in column <= c and the point at p in c + 1
+          const xa = (load<f64>(tp + (<usize>p << 3)) - T0) * K + 0.5;
+          const xb = (load<f64>(tp + (<usize>(p - 1) << 3)) - T0) * K + 0.5;
+          reads += 2;
+          const c1 = <f64>(c + 1);
+          if ((xb < c1 - EPS) & (xa > c1 + EPS) & (xa < c1 + (1.0 - EPS))) {
+            e = p;
+            nc = c + 1; // not from the load: the next prediction must not wait for it
+          }
+        }
+        if (e == 0) {
+          // missed: the exact end, and a new anchor there
+          e = columnEnd(tp, j, hi, c, gs);
+          if (e < hi) {
+            const tE = load<f64>(tp + (<usize>e << 3));
+            reads++;
+            nc = column(tE);
+            iA = e;
+            tA = tE;
+          }
         }
       }
-      if (e == 0) {
-        // missed: the exact end, and a new anchor there
-        e = columnEnd(tp, i, hi, c);
-        if (e < hi) {
-          const tE = load<f64>(tp + (<usize>e << 3));
-          reads++;
-          nc = column(tE);
-          iA = e;
-          tA = tE;
-        }
+      store<i32>(ENDS + (<usize>g << 2), e);
+      store<i32>(COLS + (<usize>g << 2), c);
+      gs = e - j;
+      g++;
+      j = e;
+      c = nc;
+      if ((g == G) | (j >= hi)) break;
+    }
+    for (let q = 0; q < g; q++) {
+      const e = load<i32>(ENDS + (<usize>q << 2));
+      let mi = i;
+      let xi = i;
+      const both = e - i > BLK ? minmaxBits(vp, i, e) : -1;
+      if (both >= 0) {
+        mi = <i32>both;
+        xi = <i32>(both >>> 32);
+      } else {
+        minmax(vp, i, e);
+        mi = minI;
+        xi = maxI;
       }
-    }
-    let mi = i;
-    let xi = i;
-    const both = e - i > BLK ? minmaxBits(vp, i, e) : -1;
-    if (both >= 0) {
-      mi = <i32>both;
-      xi = <i32>(both >>> 32);
-    } else {
-      minmax(vp, i, e);
-      mi = minI;
-      xi = maxI;
-    }
-    const vmin = <f64>load<f32>(vp + (<usize>mi << 2));
-    const vmax = <f64>load<f32>(vp + (<usize>xi << 2));
-    if (c != cCol) {
-      if (cCol >= 0) {
-        // flush(), on the locals: first, then min and max in time order, then last, without repeats
-        store<f64>(oT + (<usize>n << 3), <f64>cFA);
-        store<f64>(oV + (<usize>n << 3), cFV);
+      if ((e < hi) & (col < 0)) {
+        // A whole column: first, then min and max in time order, then last, without repeats.
+        // Branch-free: each point is written at n, and n moves on unless it repeats the point
+        // before.
+        const a = min(mi, xi);
+        const b = max(mi, xi);
+        const l = e - 1;
+        store<f64>(oT + (<usize>n << 3), <f64>(tp + (<usize>i << 3)));
+        store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>i << 2)));
         n++;
-        let last = cFA;
-        const minFirst = cMnR < cMxR || (cMnR == cMxR && cMnA <= cMxA);
-        const aA = minFirst ? cMnA : cMxA;
-        const aV = minFirst ? cMnV : cMxV;
-        const bA = minFirst ? cMxA : cMnA;
-        const bV = minFirst ? cMxV : cMnV;
-        if (aA != last) {
-          store<f64>(oT + (<usize>n << 3), <f64>aA);
-          store<f64>(oV + (<usize>n << 3), aV);
-          n++;
-          last = aA;
-        }
-        if (bA != last) {
-          store<f64>(oT + (<usize>n << 3), <f64>bA);
-          store<f64>(oV + (<usize>n << 3), bV);
-          n++;
-          last = bA;
-        }
-        if (cLA != last) {
-          store<f64>(oT + (<usize>n << 3), <f64>cLA);
-          store<f64>(oV + (<usize>n << 3), cLV);
-          n++;
-        }
+        store<f64>(oT + (<usize>n << 3), <f64>(tp + (<usize>a << 3)));
+        store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>a << 2)));
+        n += <i32>(a != i);
+        store<f64>(oT + (<usize>n << 3), <f64>(tp + (<usize>b << 3)));
+        store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>b << 2)));
+        n += <i32>(b != a);
+        store<f64>(oT + (<usize>n << 3), <f64>(tp + (<usize>l << 3)));
+        store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>l << 2)));
+        n += <i32>(l != b);
+      } else {
+        outN = n;
+        openColumn(tp, vp, load<i32>(COLS + (<usize>q << 2)), i, e, mi, xi, e < hi);
+        n = outN;
       }
-      cCol = c;
-      cFA = tp + (<usize>i << 3);
-      cFV = <f64>load<f32>(vp + (<usize>i << 2));
-      cMnA = tp + (<usize>mi << 3);
-      cMnR = r;
-      cMnV = vmin;
-      cMxA = tp + (<usize>xi << 3);
-      cMxR = r;
-      cMxV = vmax;
-    } else {
-      // The column continues from an earlier segment: strict comparisons keep the first extreme.
-      if (vmin < cMnV) {
-        cMnV = vmin;
-        cMnA = tp + (<usize>mi << 3);
-        cMnR = r;
-      }
-      if (vmax > cMxV) {
-        cMxV = vmax;
-        cMxA = tp + (<usize>xi << 3);
-        cMxR = r;
-      }
+      i = e;
     }
-    cLA = tp + (<usize>(e - 1) << 3);
-    cLV = <f64>load<f32>(vp + (<usize>(e - 1) << 2));
-    guess = e - i;
-    i = e;
-    c = nc;
   }
-  col = cCol;
-  fA = cFA;
-  fV = cFV;
-  mnA = cMnA;
-  mnR = cMnR;
-  mnV = cMnV;
-  mxA = cMxA;
-  mxR = cMxR;
-  mxV = cMxV;
-  lA = cLA;
-  lV = cLV;
   outN = n;
+  guess = gs;
   timeReads += reads;
+}
+
+/**
+ * Column c's points [i, e) of the current run, with their first minimum mi and first maximum xi,
+ * into the open column: the column continues the open one or replaces it (which is written out).
+ * With `done` the run goes on past the column, so it is complete and written out too.
+ */
+function openColumn(tp: usize, vp: usize, c: i32, i: i32, e: i32, mi: i32, xi: i32, done: bool): void {
+  const vmin = <f64>load<f32>(vp + (<usize>mi << 2));
+  const vmax = <f64>load<f32>(vp + (<usize>xi << 2));
+  if (c != col) {
+    flush();
+    col = c;
+    fA = tp + (<usize>i << 3);
+    fV = <f64>load<f32>(vp + (<usize>i << 2));
+    mnA = tp + (<usize>mi << 3);
+    mnR = run;
+    mnV = vmin;
+    mxA = tp + (<usize>xi << 3);
+    mxR = run;
+    mxV = vmax;
+  } else {
+    // The column continues from an earlier segment: strict comparisons keep the first extreme.
+    if (vmin < mnV) {
+      mnV = vmin;
+      mnA = tp + (<usize>mi << 3);
+      mnR = run;
+    }
+    if (vmax > mxV) {
+      mxV = vmax;
+      mxA = tp + (<usize>xi << 3);
+      mxR = run;
+    }
+  }
+  lA = tp + (<usize>(e - 1) << 3);
+  lV = <f64>load<f32>(vp + (<usize>(e - 1) << 2));
+  if (done) flush();
 }
 
 /**
