@@ -1,10 +1,12 @@
 // Issue 15's benchmark: in headless Chromium (DESIGN.md's flags, WebGL through SwiftShader), the
 // map page's map (src/shared/fleet-map-core.ts: maplibre + deck.gl + supercluster) against maplibre
 // drawing the same 10,000 sensors as DOM markers, the way many IoT dashboards do. Both draw over
-// the product's offline style, and the base map alone is run too, so the table shows what the map
-// costs without sensors. Reported: time to the first drawn frame, frame times while a scripted
-// camera pans and zooms (the gap between animation frames, with the frame-rate cap off), and the
-// main thread's share of ours (maplibre's render call, deck.gl's draw inside it).
+// the product's base map (src/shared/base-map.ts with the offline style, the full-screen passes it
+// saves included), and the base map alone is run too, so the table shows what the map costs
+// without sensors and the ratio compares the sensors' drawing only. Reported: time to the first
+// drawn frame, frame times while a scripted camera pans and zooms (the gap between animation
+// frames, with the frame-rate cap off), and the main thread's share of ours (maplibre's render
+// call, deck.gl's draw inside it).
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
