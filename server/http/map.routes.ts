@@ -11,35 +11,43 @@ import { publicOrigin } from './origin';
  * The embedded default map: an offline MapLibre style over Natural Earth's 1:50m countries
  * (the world-atlas package), so maps draw with no network. Production sets MAP_STYLE_URL instead.
  */
-let cached: { land: string; borders: string } | undefined;
+let cached: { land: string; borders: string; world: string } | undefined;
 // 1:50m data holds nothing finer than about a kilometre: 3 decimals (about 100 m) halve the download
-const compact = (geo: unknown) => JSON.stringify(geo, (_k, v) => (typeof v === 'number' ? Math.round(v * 1000) / 1000 : v));
+const round = (geo: unknown) => JSON.parse(JSON.stringify(geo, (_k, v) => (typeof v === 'number' ? Math.round(v * 1000) / 1000 : v))) as unknown;
 function geojson() {
   if (!cached) {
     const require = createRequire(import.meta.url);
     const topo = JSON.parse(readFileSync(require.resolve('world-atlas/countries-50m.json'), 'utf8')) as Topology<{ countries: GeometryCollection; land: GeometryCollection }>;
+    const land = round(feature(topo, topo.objects.land)) as { features: unknown[] };
+    // shared borders only: coastlines are drawn by the land fill's edge
+    const borders = round(mesh(topo, topo.objects.countries, (a, b) => a !== b));
     cached = {
-      land: compact(feature(topo, topo.objects.land)),
-      // shared borders only: coastlines are drawn by the land fill's edge
-      borders: compact(mesh(topo, topo.objects.countries, (a, b) => a !== b)),
+      land: JSON.stringify(land),
+      borders: JSON.stringify(borders),
+      // both in one source: maplibre clips each tiled source's layers with a stencil pass per tile,
+      // a full-screen pass per source on every frame (about 10 ms of a frame under software WebGL)
+      world: JSON.stringify({ type: 'FeatureCollection', features: [...land.features, { type: 'Feature', properties: {}, geometry: borders }] }),
     };
   }
   return cached;
 }
+
+const POLYGONS = ['==', ['geometry-type'], 'Polygon'];
+const LINES = ['==', ['geometry-type'], 'LineString'];
 
 export function mapStyle(origin: string) {
   return {
     version: 8,
     name: 'Tidewatch offline',
     sources: {
-      land: { type: 'geojson', data: `${origin}/map/land.geojson` },
-      borders: { type: 'geojson', data: `${origin}/map/borders.geojson` },
+      world: { type: 'geojson', data: `${origin}/map/world.geojson` },
     },
     layers: [
+      // the map's container shows this colour and maplibre skips the layer (src/shared/base-map-passes.ts)
       { id: 'water', type: 'background', paint: { 'background-color': '#cfe6f3' } },
-      { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#f4f1e8', 'fill-antialias': true } },
-      { id: 'coast', type: 'line', source: 'land', paint: { 'line-color': '#a9c7d8', 'line-width': ['interpolate', ['linear'], ['zoom'], 2, 0.5, 10, 1.5] } },
-      { id: 'borders', type: 'line', source: 'borders', paint: { 'line-color': '#c6bfae', 'line-width': 1, 'line-dasharray': [2, 2] } },
+      { id: 'land', type: 'fill', source: 'world', filter: POLYGONS, paint: { 'fill-color': '#f4f1e8', 'fill-antialias': true } },
+      { id: 'coast', type: 'line', source: 'world', filter: POLYGONS, paint: { 'line-color': '#a9c7d8', 'line-width': ['interpolate', ['linear'], ['zoom'], 2, 0.5, 10, 1.5] } },
+      { id: 'borders', type: 'line', source: 'world', filter: LINES, paint: { 'line-color': '#c6bfae', 'line-width': 1, 'line-dasharray': [2, 2] } },
     ],
   };
 }
@@ -53,6 +61,11 @@ export function mapRoutes(ctx: AppContext) {
     cache(c);
     return c.json(mapStyle(origin));
   });
+  r.get('/world.geojson', (c) => {
+    cache(c);
+    return c.body(geojson().world, 200, { 'Content-Type': 'application/geo+json' });
+  });
+  // what the style named before world.geojson: a style cached from then still draws its land and borders
   r.get('/land.geojson', (c) => {
     cache(c);
     return c.body(geojson().land, 200, { 'Content-Type': 'application/geo+json' });

@@ -1,6 +1,7 @@
 import * as maplibregl from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import { backgroundAsContainerColour, skipTransparentSky } from './base-map-passes';
 
 // Bundled, MapLibre cannot find its worker beside itself: point it at the emitted asset.
 maplibregl.setWorkerUrl(workerUrl);
@@ -10,11 +11,15 @@ export { maplibregl };
 /**
  * The base map every map of the product starts from (the dashboard's, the location section's
  * and the map page's): the style from /config.json, zoom buttons, no attribution box, and a
- * missing tile or style never breaks the page. Throws when the browser has no WebGL.
+ * missing tile or style never breaks the page. Throws when the browser has no WebGL. Draws no
+ * invisible sky, and a style's plain background colour as the container's (./base-map-passes:
+ * under software WebGL those two full-screen passes were most of a frame).
  */
 export function createBaseMap(container: HTMLElement, style: string, view: { center: [number, number]; zoom: number }, opts: { cooperativeGestures?: boolean } = {}) {
   const map = new maplibregl.Map({ container, style, ...view, attributionControl: false, cooperativeGestures: opts.cooperativeGestures ?? false });
   map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
   map.on('error', () => {});
+  skipTransparentSky(map);
+  backgroundAsContainerColour(map);
   return map;
 }

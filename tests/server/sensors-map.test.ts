@@ -17,11 +17,19 @@ describe('the offline map style (DESIGN: maps work with no network; the dashboar
     for (const src of Object.values(style.sources) as { data: string }[]) expect(src.data.startsWith(s.url)).toBe(true);
   });
 
-  it('serves land polygons that cover New Zealand', async () => {
-    const land = await (await fetch(`${s.url}/map/land.geojson`)).json();
-    expect(land.type).toBe('FeatureCollection');
-    const coords = JSON.stringify(land);
+  it('serves land polygons that cover New Zealand and the borders between countries, in one source', async () => {
+    const style = await (await fetch(`${s.url}/map/style.json`)).json();
+    const sources = Object.values(style.sources) as { data: string }[];
+    expect(sources).toHaveLength(1);
+    const world = await (await fetch(sources[0].data)).json();
+    expect(world.type).toBe('FeatureCollection');
+    const types = (world.features as { geometry: { type: string } }[]).map((f) => f.geometry.type).sort();
+    expect(types).toEqual(['MultiLineString', 'MultiPolygon']);
+    const land = world.features.find((f: { geometry: { type: string } }) => f.geometry.type === 'MultiPolygon');
     // a coordinate near Tauranga's longitude and latitude appears in the land outline
-    expect(coords).toMatch(/17[5-7]\.\d+,-3[6-8]\.\d+/);
+    expect(JSON.stringify(land)).toMatch(/17[5-7]\.\d+,-3[6-8]\.\d+/);
+    // a style cached before the one source still finds its land
+    const old = await (await fetch(`${s.url}/map/land.geojson`)).json();
+    expect(old).toEqual({ type: 'FeatureCollection', features: [land] });
   });
 });
