@@ -203,11 +203,11 @@ function ChartTable(p: { view: NonNullable<ChartContext['view']>; height: number
   );
 }
 
-/** A year is 25 chunks: the bar fills as they arrive. */
+/** A year is 25 chunks: the bar fills as they arrive (in steps: an animated width is a run of frames for each report). */
 function LoadingProgress({ done, total, points }: { done: number; total: number; points: number }) {
   return (
     <Stack align="center" gap={6} w={260}>
-      {total > 0 ? <Progress value={(100 * done) / total} w="100%" size="sm" aria-label="Loading measurements" /> : <Loader size="sm" aria-label="Loading measurements" />}
+      {total > 0 ? <Progress value={(100 * done) / total} transitionDuration={0} w="100%" size="sm" aria-label="Loading measurements" /> : <Loader size="sm" aria-label="Loading measurements" />}
       <Text size="xs" c="dimmed" data-testid="chart-progress">
         {total > 0 ? `Loading ${done} of ${total} chunks · ${count.format(points)} measurements` : 'Loading measurements…'}
       </Text>
