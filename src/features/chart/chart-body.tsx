@@ -35,7 +35,9 @@ const count = new Intl.NumberFormat('en-NZ');
 /** The plot with what surrounds it: progress while chunks arrive, the messages, a caption. */
 export function ChartBody(props: ChartBodyProps) {
   const { height, status, context: c, guides, unit, axisLabel, decimals, timeZone, send } = props;
-  const showOverlay = status === 'loading' || status === 'failed' || status === 'empty' || (status === 'drawing' && !c.view);
+  // while a load runs over a drawn chart, the chart stays until the worker reports chunks to fetch:
+  // a range already held (no fetch) goes straight to its new drawing, without an overlay in between
+  const showOverlay = (status === 'loading' && (!c.view || c.progress !== null)) || status === 'failed' || status === 'empty' || (status === 'drawing' && !c.view);
   const when = (ms: number, fmt: string) => DateTime.fromMillis(ms, { zone: timeZone }).toFormat(fmt);
   const ids = { help: useId(), summary: useId() };
   const view = status === 'ready' ? c.view : null;
