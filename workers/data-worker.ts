@@ -131,7 +131,8 @@ export class DataWorker implements DataWorkerApi {
         /* ignore */
       }
     };
-    report(true);
+    // a range already held fetches nothing: no report, so the main thread renders no progress for it
+    if (todo.length) report(true);
     const ctx = { apiBase: this.apiBase, token: this.token, fetch: this.fetch, signal: abort.signal };
     try {
       await runGrouped(todo, async (range) => {

@@ -35,7 +35,9 @@ const count = new Intl.NumberFormat('en-NZ');
 /** The plot with what surrounds it: progress while chunks arrive, the messages, a caption. */
 export function ChartBody(props: ChartBodyProps) {
   const { height, status, context: c, guides, unit, axisLabel, decimals, timeZone, send } = props;
-  const showOverlay = status === 'loading' || status === 'failed' || status === 'empty' || (status === 'drawing' && !c.view);
+  // while a load runs over a drawn chart, the chart stays until the worker reports chunks to fetch:
+  // a range already held (no fetch) goes straight to its new drawing, without an overlay in between
+  const showOverlay = (status === 'loading' && (!c.view || c.progress !== null)) || status === 'failed' || status === 'empty' || (status === 'drawing' && !c.view);
   const when = (ms: number, fmt: string) => DateTime.fromMillis(ms, { zone: timeZone }).toFormat(fmt);
   const ids = { help: useId(), summary: useId() };
   const view = status === 'ready' ? c.view : null;
@@ -203,11 +205,11 @@ function ChartTable(p: { view: NonNullable<ChartContext['view']>; height: number
   );
 }
 
-/** A year is 25 chunks: the bar fills as they arrive. */
+/** A year is 25 chunks: the bar fills as they arrive (in steps: an animated width is a run of frames for each report). */
 function LoadingProgress({ done, total, points }: { done: number; total: number; points: number }) {
   return (
     <Stack align="center" gap={6} w={260}>
-      {total > 0 ? <Progress value={(100 * done) / total} w="100%" size="sm" aria-label="Loading measurements" /> : <Loader size="sm" aria-label="Loading measurements" />}
+      {total > 0 ? <Progress value={(100 * done) / total} transitionDuration={0} w="100%" size="sm" aria-label="Loading measurements" /> : <Loader size="sm" aria-label="Loading measurements" />}
       <Text size="xs" c="dimmed" data-testid="chart-progress">
         {total > 0 ? `Loading ${done} of ${total} chunks · ${count.format(points)} measurements` : 'Loading measurements…'}
       </Text>

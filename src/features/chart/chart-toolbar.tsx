@@ -59,8 +59,10 @@ export const ChartToolbar = memo(function ChartToolbar(p: ChartToolbarProps) {
           <Button variant="default" leftSection={<IconDownload size={16} />} data-disabled={!p.canExport || undefined} aria-disabled={!p.canExport} onClick={p.canExport ? p.onExportClick : undefined}>
             Export
           </Button>
+          {/* disabled while a load runs, without a spinner: the chart's own progress bar shows the load, and a
+              spinning loader is a 60-frames-a-second composited animation competing with the load for the CPU */}
           <Tooltip label="Refresh">
-            <ActionIcon variant="default" size="lg" aria-label="Refresh" loading={p.busy} onClick={() => send({ type: 'REFRESH' })}>
+            <ActionIcon variant="default" size="lg" aria-label="Refresh" disabled={p.busy} onClick={() => send({ type: 'REFRESH' })}>
               <IconRefresh size={18} />
             </ActionIcon>
           </Tooltip>

@@ -29,11 +29,13 @@ export interface UplotChartProps {
   cursorIndex?: number | null;
 }
 
+/** One frame at 60 Hz (ms). */
+const FRAME_MS = 1000 / 60;
 const EMPTY: uPlot.AlignedData = [new Float64Array(0), new Float64Array(0)];
 
 /**
  * uPlot behind refs: created once, fed typed arrays with setData at most once per animation
- * frame. React renders nothing per frame; props land in a ref the hooks read.
+ * frame (at once when nothing was drawn in the last frame). React renders nothing per frame; props land in a ref the hooks read.
  */
 export function UplotChart(props: UplotChartProps) {
   const host = useRef<HTMLDivElement>(null);
@@ -128,16 +130,22 @@ export function UplotChart(props: UplotChartProps) {
     if (cursorIndex == null) plot.current?.setCursor({ left: -10, top: -10 });
   }, [cursorIndex]);
 
-  // one setData per frame, whatever arrived in between
+  // at most one setData per frame, whatever arrived in between: the first change after a quiet
+  // frame draws at once (a range already held is drawn without waiting for the next frame), a
+  // change within a frame of a draw waits for the next frame
   const { data, xWindow, yZoom, guides, height } = props;
+  const drawnAt = useRef(-Infinity);
   useEffect(() => {
     cancelAnimationFrame(frame.current);
-    frame.current = requestAnimationFrame(() => {
+    const draw = () => {
       const u = plot.current;
       if (!u) return;
+      drawnAt.current = performance.now();
       if (u.height !== height) u.setSize({ width: u.width, height });
       u.setData(data ? [data.time, data.value] : EMPTY, true);
-    });
+    };
+    if (performance.now() - drawnAt.current > FRAME_MS) draw();
+    else frame.current = requestAnimationFrame(draw);
   }, [data, xWindow, yZoom, guides, height]);
 
   return <div ref={host} data-testid="chart-plot" data-tooltip-hide-ms={TOOLTIP_HIDE_MS} style={{ width: '100%', minHeight: height }} />;
