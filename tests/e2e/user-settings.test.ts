@@ -69,6 +69,19 @@ describe('user settings in the browser (issue 13)', () => {
     return page;
   }
   const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor({ timeout: 15_000 });
+  /** Asks for `to` as the new sign-in email on the Account form and waits for the pending notice. */
+  async function requestEmailChange(page: Page, to: string) {
+    await page.getByLabel('New email address').fill(to);
+    await page.getByRole('button', { name: 'Change email' }).click();
+    await page.getByText(USER_SETTINGS_MESSAGES.emailChangeSent(to)).waitFor();
+  }
+  /** The verification link mailed to `to` (the dev mailbox), once it has been sent. */
+  async function verificationLink(to: string): Promise<URL> {
+    const mailbox = async () =>
+      ((await (await fetch(`${baseUrl}/dev/mailbox?to=${encodeURIComponent(to)}`)).json()) as { messages: { kind?: string; text?: string }[] }).messages;
+    await expect.poll(async () => (await mailbox()).some((m) => m.kind === 'verification-code'), { timeout: 15_000 }).toBe(true);
+    return new URL(/https?:\/\/\S+\/verify-email\?code=\S+/.exec((await mailbox()).find((m) => m.kind === 'verification-code')!.text!)![0]);
+  }
 
   it('reached from the profile menu; the four sections; an unknown section goes to account', async () => {
     const page = await as(email, '/org/riverbend-water/notifications', 1280, password);
@@ -167,9 +180,7 @@ describe('user settings in the browser (issue 13)', () => {
   it('account: a pending new email can be withdrawn by keeping the current one; its link then changes nothing', async () => {
     const other = `withdrawn.${Date.now()}@example.com`;
     const page = await as(email, '/settings/account', 1280, password);
-    await page.getByLabel('New email address').fill(other);
-    await page.getByRole('button', { name: 'Change email' }).click();
-    await page.getByText(USER_SETTINGS_MESSAGES.emailChangeSent(other)).waitFor();
+    await requestEmailChange(page, other);
     await page.getByRole('button', { name: `Keep ${email}` }).click();
     await page.getByText(USER_SETTINGS_MESSAGES.emailChangeSent(other)).waitFor({ state: 'detached' });
     // withdrawn on the server: a reload shows nothing pending
@@ -177,10 +188,7 @@ describe('user settings in the browser (issue 13)', () => {
     await page.getByText(`You sign in with ${email}.`).waitFor();
     expect(await page.getByText(USER_SETTINGS_MESSAGES.emailChangeSent(other)).count()).toBe(0);
     // and the link sent to the withdrawn address does not make it the sign-in email
-    const mail = ((await (await fetch(`${baseUrl}/dev/mailbox?to=${encodeURIComponent(other)}`)).json()) as { messages: { kind?: string; text?: string }[] }).messages;
-    const sent = mail.find((m) => m.kind === 'verification-code');
-    expect(sent).toBeDefined();
-    const link = new URL(/https?:\/\/\S+\/verify-email\?code=\S+/.exec(sent!.text!)![0]);
+    const link = await verificationLink(other);
     // (the identity service answers that code as expired, which the page leaves at once: spec 2.3)
     await page.goto(`${baseUrl}${link.pathname}${link.search}`);
     await page.waitForURL((u) => u.pathname !== '/verify-email', { timeout: 30_000 });
@@ -193,19 +201,14 @@ describe('user settings in the browser (issue 13)', () => {
   it('account: a new email stays pending until the link sent to it is opened, then it signs in', async () => {
     const next = `renamed.${Date.now()}@example.com`;
     const page = await as(email, '/settings/account', 1280, password);
-    await page.getByLabel('New email address').fill(next);
-    await page.getByRole('button', { name: 'Change email' }).click();
-    await page.getByText(USER_SETTINGS_MESSAGES.emailChangeSent(next)).waitFor();
+    await requestEmailChange(page, next);
     // still the old sign-in address until verified
     await page.getByText(`You sign in with ${email}.`).waitFor();
     // the pending address is part of the current user: a reload still shows it
     await page.reload();
     await page.getByText(`You sign in with ${email}.`).waitFor();
     await page.getByText(USER_SETTINGS_MESSAGES.emailChangeSent(next)).waitFor();
-    const mailbox = async () =>
-      ((await (await fetch(`${baseUrl}/dev/mailbox?to=${encodeURIComponent(next)}`)).json()) as { messages: { kind?: string; text?: string }[] }).messages;
-    await expect.poll(async () => (await mailbox()).some((m) => m.kind === 'verification-code'), { timeout: 15_000 }).toBe(true);
-    const link = new URL(/https?:\/\/\S+\/verify-email\?code=\S+/.exec((await mailbox()).find((m) => m.kind === 'verification-code')!.text!)![0]);
+    const link = await verificationLink(next);
     await page.goto(`${baseUrl}${link.pathname}${link.search}`);
     await page.getByText(VERIFY_EMAIL_MESSAGES.success).waitFor();
     await page.waitForURL((u) => u.pathname !== '/verify-email', { timeout: 30_000 });
