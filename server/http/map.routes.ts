@@ -11,25 +11,34 @@ import { publicOrigin } from './origin';
  * The embedded default map: an offline MapLibre style over Natural Earth's 1:50m countries
  * (the world-atlas package), so maps draw with no network. Production sets MAP_STYLE_URL instead.
  */
-let cached: { land: string; borders: string; world: string } | undefined;
+type Body = 'land' | 'borders' | 'world';
+let shapes: { land: { features: unknown[] }; borders: unknown } | undefined;
+const bodies = new Map<Body, string>();
 // 1:50m data holds nothing finer than about a kilometre: 3 decimals (about 100 m) halve the download
 const round = (geo: unknown) => JSON.parse(JSON.stringify(geo, (_k, v) => (typeof v === 'number' ? Math.round(v * 1000) / 1000 : v))) as unknown;
-function geojson() {
-  if (!cached) {
-    const require = createRequire(import.meta.url);
-    const topo = JSON.parse(readFileSync(require.resolve('world-atlas/countries-50m.json'), 'utf8')) as Topology<{ countries: GeometryCollection; land: GeometryCollection }>;
-    const land = round(feature(topo, topo.objects.land)) as { features: unknown[] };
-    // shared borders only: coastlines are drawn by the land fill's edge
-    const borders = round(mesh(topo, topo.objects.countries, (a, b) => a !== b));
-    cached = {
-      land: JSON.stringify(land),
-      borders: JSON.stringify(borders),
-      // both in one source: maplibre clips each tiled source's layers with a stencil pass per tile,
-      // a full-screen pass per source on every frame (about 10 ms of a frame under software WebGL)
-      world: JSON.stringify({ type: 'FeatureCollection', features: [...land.features, { type: 'Feature', properties: {}, geometry: borders }] }),
-    };
+/** One body, serialised on its first request: a server whose clients only ask for world.geojson never builds the old two. */
+function geojson(body: Body): string {
+  let text = bodies.get(body);
+  if (text === undefined) {
+    if (!shapes) {
+      const require = createRequire(import.meta.url);
+      const topo = JSON.parse(readFileSync(require.resolve('world-atlas/countries-50m.json'), 'utf8')) as Topology<{ countries: GeometryCollection; land: GeometryCollection }>;
+      // shared borders only: coastlines are drawn by the land fill's edge
+      shapes = { land: round(feature(topo, topo.objects.land)) as { features: unknown[] }, borders: round(mesh(topo, topo.objects.countries, (a, b) => a !== b)) };
+    }
+    const { land, borders } = shapes;
+    text = JSON.stringify(
+      body === 'world'
+        ? // both in one source: maplibre clips each tiled source's layers with a stencil pass per tile,
+          // a full-screen pass per source on every frame (about 10 ms of a frame under software WebGL)
+          { type: 'FeatureCollection', features: [...land.features, { type: 'Feature', properties: {}, geometry: borders }] }
+        : body === 'land'
+          ? land
+          : borders,
+    );
+    bodies.set(body, text);
   }
-  return cached;
+  return text;
 }
 
 const POLYGONS = ['==', ['geometry-type'], 'Polygon'];
@@ -63,16 +72,16 @@ export function mapRoutes(ctx: AppContext) {
   });
   r.get('/world.geojson', (c) => {
     cache(c);
-    return c.body(geojson().world, 200, { 'Content-Type': 'application/geo+json' });
+    return c.body(geojson('world'), 200, { 'Content-Type': 'application/geo+json' });
   });
   // what the style named before world.geojson: a style cached from then still draws its land and borders
   r.get('/land.geojson', (c) => {
     cache(c);
-    return c.body(geojson().land, 200, { 'Content-Type': 'application/geo+json' });
+    return c.body(geojson('land'), 200, { 'Content-Type': 'application/geo+json' });
   });
   r.get('/borders.geojson', (c) => {
     cache(c);
-    return c.body(geojson().borders, 200, { 'Content-Type': 'application/geo+json' });
+    return c.body(geojson('borders'), 200, { 'Content-Type': 'application/geo+json' });
   });
   return r;
 }

@@ -31,5 +31,7 @@ describe('the offline map style (DESIGN: maps work with no network; the dashboar
     // a style cached before the one source still finds its land
     const old = await (await fetch(`${s.url}/map/land.geojson`)).json();
     expect(old).toEqual({ type: 'FeatureCollection', features: [land] });
+    const borders = world.features.find((f: { geometry: { type: string } }) => f.geometry.type === 'MultiLineString');
+    expect(await (await fetch(`${s.url}/map/borders.geojson`)).json()).toEqual(borders.geometry);
   });
 });
