@@ -6,6 +6,7 @@
 //   text: per reading, TEXT_FIELDS UTF-8 fields, each ended by a 0 byte
 //   nums: per reading, NUM_FIELDS f64 (NaN stands for "none")
 //   zone: offset table (from zt[i] UTC ms on, local = UTC + zo[i] ms), as the chart CSV uses
+import { civilDate, civilDay, civilMonth, civilYear, d2 } from './civil';
 import { writeNumber } from './csv';
 
 export const TEXT_FIELDS = 13;
@@ -67,13 +68,6 @@ function scanRow(text: usize, p: i32): i32 {
   return load<f64>(nums + ((<usize>row * NUM_FIELDS + <usize>f) << 3));
 }
 
-// @ts-ignore: decorator
-@inline function d2(w: usize, x: i32): usize {
-  store<u8>(w, <u8>(48 + x / 10));
-  store<u8>(w + 1, <u8>(48 + (x % 10)));
-  return w + 2;
-}
-
 /** Unsigned integer digits. */
 function writeUint(w: usize, x: u32): usize {
   let n = 1;
@@ -105,19 +99,14 @@ let cM: i32 = 0;
 let cD: i32 = 0;
 let cSod: i32 = 0;
 
-/** Civil date and second of day of local epoch ms lt (H. Hinnant's algorithm, as in csv.ts). */
+/** Civil date and second of day of local epoch ms lt. */
 function civilOf(lt: f64): void {
   const dayF = Math.floor(lt / 86400000.0);
   cSod = <i32>((lt - dayF * 86400000.0) / 1000.0);
-  const z = <i32>dayF + 719468;
-  const era = (z >= 0 ? z : z - 146096) / 146097;
-  const doe = z - era * 146097;
-  const yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const mp = (5 * doy + 2) / 153;
-  cD = doy - (153 * mp + 2) / 5 + 1;
-  cM = mp < 10 ? mp + 3 : mp - 9;
-  cY = yoe + era * 400 + (cM <= 2 ? 1 : 0);
+  const p = civilDate(<i32>dayF);
+  cY = civilYear(p);
+  cM = civilMonth(p);
+  cD = civilDay(p);
 }
 
 /** A valid reading: an integer from 0 to 9,999,999 (section 5); anything else is blank. */

@@ -1,6 +1,7 @@
 // CSV rows of the full-resolution store: "<time>,<value>\r\n" per point, time formatted in the
 // organisation's zone from an offset table the JavaScript side computes (luxon), value converted
 // and written with a fixed number of decimals. Digits are written straight into linear memory.
+import { civilDate, civilDay, civilMonth, civilYear, d2 } from './civil';
 import { convertValue, jsRound } from './convert';
 import { locIdx, locSeg, locate, rec, recLen, recT, recV, segCount } from './store';
 
@@ -34,13 +35,6 @@ function zoneIndex(t: f64): i32 {
   return lo > 0 ? lo - 1 : 0;
 }
 
-// @ts-ignore: decorator
-@inline function d2(w: usize, x: i32): usize {
-  store<u8>(w, <u8>(48 + x / 10));
-  store<u8>(w + 1, <u8>(48 + (x % 10)));
-  return w + 2;
-}
-
 // The civil date of the last day written (rows are sorted, so it changes once a day).
 let cachedDay: i32 = i32.MIN_VALUE;
 let dayStart: f64 = NaN; // local epoch ms of the start of that day
@@ -48,19 +42,14 @@ let cY: i32 = 0;
 let cM: i32 = 0;
 let cD: i32 = 0;
 
-/** Civil date of days since 1970-01-01 into cY, cM, cD (H. Hinnant's algorithm, all i32). */
+/** Civil date of days since 1970-01-01 into cY, cM, cD, kept while the day stays the same. */
 function civil(days: i32): void {
   if (days == cachedDay) return;
   cachedDay = days;
-  const z = days + 719468;
-  const era = (z >= 0 ? z : z - 146096) / 146097;
-  const doe = z - era * 146097;
-  const yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const mp = (5 * doy + 2) / 153;
-  cD = doy - (153 * mp + 2) / 5 + 1;
-  cM = mp < 10 ? mp + 3 : mp - 9;
-  cY = yoe + era * 400 + (cM <= 2 ? 1 : 0);
+  const p = civilDate(days);
+  cY = civilYear(p);
+  cM = civilMonth(p);
+  cD = civilDay(p);
 }
 
 /** Writes the date of local epoch ms `lt` (UTC ms + offset) in format fmt. */
