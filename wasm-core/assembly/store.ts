@@ -268,31 +268,49 @@ export function storeMerge(s: usize, ct: usize, cv: usize, n: i32): i32 {
   let nt = ct;
   let nv = cv;
   let nlen = n;
+  let ncap = n;
+  const rl = rec(s, lo);
+  const rh = rec(s, last);
+  let headLen = a;
+  let tailLen = recLen(rh) - b;
   if (!allDup) {
-    nt = heap.alloc(<usize>(n + k) << 3);
-    nv = heap.alloc(<usize>(n + k) << 2);
-    nlen = mergeSpan(s, lo, last, a, b, ct, cv, n, nt, nv);
+    // A held head or tail shorter than SMALL left beside the new run would be folded into it
+    // later (a copy of the whole run): it goes into the new run's buffers now instead.
+    const ha = headLen < SMALL ? headLen : 0;
+    const ta = tailLen < SMALL ? tailLen : 0;
+    ncap = ha + n + k + ta;
+    nt = heap.alloc(<usize>ncap << 3);
+    nv = heap.alloc(<usize>ncap << 2);
+    if (ha > 0) {
+      memory.copy(nt, recT(rl), <usize>ha << 3);
+      memory.copy(nv, recV(rl), <usize>ha << 2);
+    }
+    nlen = ha + mergeSpan(s, lo, last, a, b, ct, cv, n, nt + (<usize>ha << 3), nv + (<usize>ha << 2));
+    if (ta > 0) {
+      memory.copy(nt + (<usize>nlen << 3), recT(rh) + (<usize>b << 3), <usize>ta << 3);
+      memory.copy(nv + (<usize>nlen << 2), recV(rh) + (<usize>b << 2), <usize>ta << 2);
+      nlen += ta;
+    }
     heap.free(ct);
     heap.free(cv);
+    k += ha + ta;
+    headLen -= ha;
+    tailLen -= ta;
   }
   store<i32>(s, storeLength(s) - k + nlen, 12);
 
   // What replaces segments [lo, last]: the kept head of lo, the new run, the kept tail of last.
   let m = 0;
-  const rl = rec(s, lo);
-  const rh = rec(s, last);
-  const headLen = a;
-  const tailLen = recLen(rh) - b;
   if (lo == last && headLen > 0 && tailLen > 0) {
     // The chunk lands inside one segment: its head and tail cannot share a buffer, so the
     // smaller side moves to buffers of its own.
     if (tailLen <= headLen) {
       setRec(scratch, load<usize>(rl), load<usize>(rl, 4), load<i32>(rl, 8), headLen, load<i32>(rl, 16));
-      setRec(scratch + REC, nt, nv, 0, nlen, n + (allDup ? 0 : k));
+      setRec(scratch + REC, nt, nv, 0, nlen, ncap);
       copyOut(rl, b, tailLen, scratch + 2 * REC);
     } else {
       copyOut(rl, 0, headLen, scratch);
-      setRec(scratch + REC, nt, nv, 0, nlen, n + (allDup ? 0 : k));
+      setRec(scratch + REC, nt, nv, 0, nlen, ncap);
       setRec(scratch + 2 * REC, load<usize>(rl), load<usize>(rl, 4), load<i32>(rl, 8) + b, tailLen, load<i32>(rl, 16));
     }
     m = 3;
@@ -301,7 +319,7 @@ export function storeMerge(s: usize, ct: usize, cv: usize, n: i32): i32 {
       setRec(scratch, load<usize>(rl), load<usize>(rl, 4), load<i32>(rl, 8), headLen, load<i32>(rl, 16));
       m++;
     } else if (lo != last || tailLen == 0) freeRec(rl);
-    setRec(scratch + <usize>m * REC, nt, nv, 0, nlen, n + (allDup ? 0 : k));
+    setRec(scratch + <usize>m * REC, nt, nv, 0, nlen, ncap);
     m++;
     if (tailLen > 0) {
       setRec(scratch + <usize>m * REC, load<usize>(rh), load<usize>(rh, 4), load<i32>(rh, 8) + b, tailLen, load<i32>(rh, 16));
@@ -396,7 +414,96 @@ function finish2(pa: usize, ea: usize, pb: usize, eb: usize, po: usize, kh: usiz
 
 /**
  * Merges sorted held points (na) with sorted chunk points (nb); the chunk wins ties. Returns the
- * count written. A merge step waits on the step before it (which side advanced decides the next
+ * count written. Where the two sides alternate point by point (each side's next point falls
+ * between two of the other's: chunks of one sensor whose overlap interleaves), the merge zips
+ * blocks of 4 + 4 points by vector shuffles after 8 vector comparisons prove the alternation;
+ * a block that does not alternate (a tie, or a run of two from one side) takes `STEPS` scalar
+ * merge steps and the zip is tried again. When the zip keeps failing the rest goes to merge4.
+ */
+function merge2(at: usize, av: usize, na: i32, bt: usize, bv: usize, nb: i32, ot: usize, ov: usize): i32 {
+  // value address = (time address >> 1) + k, per column (every column is 8-byte aligned)
+  const kh = av - (at >> 1);
+  const kc = bv - (bt >> 1);
+  const ko = ov - (ot >> 1);
+  const ea = at + (<usize>na << 3);
+  const eb = bt + (<usize>nb << 3);
+  let pa = at;
+  let pb = bt;
+  let po = ot;
+  let fails = 0;
+  while (true) {
+    // a block needs 5 points of each side (the 5th bounds the 4th of the other side)
+    const zipped = po;
+    while (pa + 40 <= ea && pb + 40 <= eb) {
+      const a0 = v128.load(pa);
+      const a1 = v128.load(pa, 16);
+      const b0 = v128.load(pb);
+      const b1 = v128.load(pb, 16);
+      // held leads: a0 < b0 < a1 < b1 < a2 < b2 < a3 < b3 < a4
+      const an0 = v128.load(pa, 8);
+      const an1 = v128.load(pa, 24);
+      if (i64x2.all_true(v128.and(v128.and(f64x2.lt(a0, b0), f64x2.lt(b0, an0)), v128.and(f64x2.lt(a1, b1), f64x2.lt(b1, an1))))) {
+        const va = v128.load((pa >> 1) + kh);
+        const vb = v128.load((pb >> 1) + kc);
+        v128.store(po, v128.shuffle<i64>(a0, b0, 0, 2));
+        v128.store(po, v128.shuffle<i64>(a0, b0, 1, 3), 16);
+        v128.store(po, v128.shuffle<i64>(a1, b1, 0, 2), 32);
+        v128.store(po, v128.shuffle<i64>(a1, b1, 1, 3), 48);
+        const pv = (po >> 1) + ko;
+        v128.store(pv, v128.shuffle<i32>(va, vb, 0, 4, 1, 5));
+        v128.store(pv, v128.shuffle<i32>(va, vb, 2, 6, 3, 7), 16);
+        pa += 32;
+        pb += 32;
+        po += 64;
+        continue;
+      }
+      // chunk leads: b0 < a0 < b1 < a1 < b2 < a2 < b3 < a3 < b4
+      const bn0 = v128.load(pb, 8);
+      const bn1 = v128.load(pb, 24);
+      if (i64x2.all_true(v128.and(v128.and(f64x2.lt(b0, a0), f64x2.lt(a0, bn0)), v128.and(f64x2.lt(b1, a1), f64x2.lt(a1, bn1))))) {
+        const va = v128.load((pa >> 1) + kh);
+        const vb = v128.load((pb >> 1) + kc);
+        v128.store(po, v128.shuffle<i64>(b0, a0, 0, 2));
+        v128.store(po, v128.shuffle<i64>(b0, a0, 1, 3), 16);
+        v128.store(po, v128.shuffle<i64>(b1, a1, 0, 2), 32);
+        v128.store(po, v128.shuffle<i64>(b1, a1, 1, 3), 48);
+        const pv = (po >> 1) + ko;
+        v128.store(pv, v128.shuffle<i32>(vb, va, 0, 4, 1, 5));
+        v128.store(pv, v128.shuffle<i32>(vb, va, 2, 6, 3, 7), 16);
+        pa += 32;
+        pb += 32;
+        po += 64;
+        continue;
+      }
+      break;
+    }
+    if (pa + 40 > ea || pb + 40 > eb) break;
+    // the zip gave less than a block's worth of steps before failing twice: the sides do not alternate
+    if (po - zipped < <usize>STEPS << 3) fails++;
+    else fails = 0;
+    if (fails >= 2) return <i32>((merge4(pa, ea, pb, eb, po, kh, kc, ko) - ot) >> 3);
+    // scalar steps past what did not alternate
+    const end = po + (<usize>STEPS << 3);
+    while (po < end && pa < ea && pb < eb) {
+      const x = load<f64>(pa);
+      const y = load<f64>(pb);
+      const h = x < y;
+      store<f64>(po, select<f64>(x, y, h));
+      store<f32>((po >> 1) + ko, load<f32>((select<usize>(pa, pb, h) >> 1) + select<usize>(kh, kc, h)));
+      pa += <usize>((<i32>h) | (<i32>(x == y))) << 3;
+      pb += <usize>(<i32>h ^ 1) << 3;
+      po += 8;
+    }
+  }
+  return <i32>((finish2(pa, ea, pb, eb, po, kh, kc, ko) - ot) >> 3);
+}
+
+/** Scalar merge steps taken past a block that does not alternate, before the zip is tried again. */
+const STEPS: i32 = 16;
+
+/**
+ * Merges sorted held points [at, ea) with sorted chunk points [bt, eb) into ot; the chunk wins
+ * ties. Returns the end of output. A merge step waits on the step before it (which side advanced decides the next
  * load), so one merge runs at the latency of load, compare and add. Two merges do not wait on
  * each other: the output is split at the chunk's middle time (and where it falls among the held
  * times), and the parts advance together, one step each per turn: four parts, split at the
@@ -409,14 +516,10 @@ function finish2(pa: usize, ea: usize, pb: usize, eb: usize, po: usize, kh: usiz
  * its point). Every part writes one point per turn, so their outputs stay a constant distance
  * apart and share one output address.
  */
-function merge2(at: usize, av: usize, na: i32, bt: usize, bv: usize, nb: i32, ot: usize, ov: usize): i32 {
-  // value address = (time address >> 1) + k, per column (every column is 8-byte aligned)
-  const kh = av - (at >> 1);
-  const kc = bv - (bt >> 1);
-  const ko = ov - (ot >> 1);
-  const ea = at + (<usize>na << 3);
-  const eb = bt + (<usize>nb << 3);
-  if (na + nb < 1024 || nb < 16) return <i32>((finish2(at, ea, bt, eb, ot, kh, kc, ko) - ot) >> 3);
+function merge4(at: usize, ea: usize, bt: usize, eb: usize, ot: usize, kh: usize, kc: usize, ko: usize): usize {
+  const na = <i32>((ea - at) >> 3);
+  const nb = <i32>((eb - bt) >> 3);
+  if (na + nb < 1024 || nb < 16) return finish2(at, ea, bt, eb, ot, kh, kc, ko);
   // four parts: part i holds chunk [b_i, b_i+1) and the held points from where chunk time b_i
   // falls among them (held points at a part's first chunk time fall in that part and lose the tie)
   const b1 = nb >> 2;
@@ -488,7 +591,7 @@ function merge2(at: usize, av: usize, na: i32, bt: usize, bv: usize, nb: i32, ot
   w = closeUp(w, ot + g1, finish2(pa1, ma2, pb1, mb2, po + g1, kh, kc, ko), ko);
   w = closeUp(w, ot + g2, finish2(pa2, ma3, pb2, mb3, po + g2, kh, kc, ko), ko);
   w = closeUp(w, ot + g3, finish2(pa3, ea, pb3, eb, po + g3, kh, kc, ko), ko);
-  return <i32>((w - ot) >> 3);
+  return w;
 }
 
 /** Moves output [from, to) (times, and their values at (address >> 1) + ko) down to w; returns its new end. */
