@@ -67,7 +67,9 @@ describe('storeMerge', () => {
 
   it('holds what the reference holds when overlaps interleave point by point, with ties and runs planted', () => {
     // Chunks that alternate with what is held (the zip's blocks), broken here and there by a
-    // repeated time (the chunk wins), two points in a row from one side, or an unsorted chunk.
+    // repeated time (the chunk wins) or two points in a row from one side; some chunks are not
+    // ascending (two points swapped, at the ends or anywhere, or a time given twice), which the
+    // merge finds only part way through.
     const interleaved = fc
       .record({
         start: fc.integer({ min: 0, max: 3_000 }),
@@ -75,9 +77,10 @@ describe('storeMerge', () => {
         parity: fc.constantFrom(0, 1),
         breaks: fc.array(fc.tuple(fc.integer({ min: 0, max: 6_000 }), fc.constantFrom('tie', 'skip', 'extra')), { maxLength: 6 }),
         seed: fc.integer(),
-        shuffled: fc.boolean(),
+        disorder: fc.constantFrom('none', 'none', 'ends', 'swap', 'twice'),
+        at: fc.nat(),
       })
-      .map(({ start, length, parity, breaks, seed, shuffled }) => {
+      .map(({ start, length, parity, breaks, seed, disorder, at }) => {
         const times = new Set<number>();
         for (let i = 0; i < length; i++) times.add(2 * (start + i) + parity);
         for (const [at, kind] of breaks) {
@@ -87,7 +90,10 @@ describe('storeMerge', () => {
           else times.add(t + 0.5);
         }
         const time = [...times].sort((a, b) => a - b);
-        if (shuffled && time.length > 2) [time[0], time[time.length - 1]] = [time[time.length - 1], time[0]];
+        const i = at % Math.max(time.length - 1, 1);
+        if (disorder === 'ends' && time.length > 2) [time[0], time[time.length - 1]] = [time[time.length - 1], time[0]];
+        if (disorder === 'swap' && time.length > 2) [time[i], time[i + 1]] = [time[i + 1], time[i]];
+        if (disorder === 'twice' && time.length > 2) time.splice(i, 0, time[i]);
         let x = seed | 0;
         const value = time.map(() => {
           x = (Math.imul(x, 1103515245) + 12345) | 0;

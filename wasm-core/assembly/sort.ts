@@ -52,7 +52,7 @@ function mergeRuns(t: usize, v: usize, a: i32, m: i32, b: i32, st: usize, sv: us
  * is compared against (t[i+1], t[i+2]) loaded 8 bytes on, 16 times an iteration into four
  * independent accumulators (shuffles instead of the offset loads were the bottleneck).
  */
-function strictlyAscending(t: usize, n: i32): bool {
+export function strictlyAscending(t: usize, n: i32): bool {
   let b0 = i64x2.splat(0);
   let b1 = i64x2.splat(0);
   let b2 = i64x2.splat(0);

@@ -3,7 +3,7 @@
 // what is held becomes a segment as it is, without a copy (the store takes ownership of the
 // buffers JavaScript wrote it into); only overlapping parts are merged. Small segments are
 // folded into a neighbour, so live appends stay amortised O(1) and segments stay few.
-import { sortChunk } from './sort';
+import { sortChunk, strictlyAscending } from './sort';
 import { lowerBound } from './search';
 
 // Store header: segs (usize), count (i32), cap (i32), total (i32).
@@ -222,18 +222,34 @@ let scratch: usize = 0; // room for three records
  */
 export function storeMerge(s: usize, ct: usize, cv: usize, n: i32): i32 {
   if (scratch == 0) scratch = heap.alloc(3 * REC);
+  // A chunk is almost always one strictly ascending run (a server page). It is merged as if it
+  // were, and the merge proves it on the way (see mergeSpan); if it was not, nothing has changed
+  // yet, and it is sorted first.
+  if (n >= 2 && load<f64>(ct) < load<f64>(ct + (<usize>(n - 1) << 3))) {
+    const held = mergeIn(s, ct, cv, n, true);
+    if (held >= 0) return held;
+  }
   n = sortChunk(ct, cv, n);
   if (n == 0) {
     heap.free(ct);
     heap.free(cv);
     return storeLength(s);
   }
+  return mergeIn(s, ct, cv, n, false);
+}
+
+/**
+ * storeMerge for a chunk that is sorted, strictly ascending, or, when `verify`, may not be:
+ * then it returns -1, having changed nothing, unless the chunk proves strictly ascending.
+ */
+function mergeIn(s: usize, ct: usize, cv: usize, n: i32, verify: bool): i32 {
   const c0 = load<f64>(ct);
   const c1 = load<f64>(ct + (<usize>(n - 1) << 3));
   const lo = segFirstEndingAtOrAfter(s, c0);
   const hiEx = segFirstStartingAfter(s, c1);
   if (lo >= hiEx) {
     // No overlap: the chunk becomes a segment as it is.
+    if (verify && !strictlyAscending(ct, n)) return -1;
     openRecords(s, lo, 1);
     setRec(rec(s, lo), ct, cv, 0, n, n);
     store<i32>(s, storeLength(s) + n, 12);
@@ -265,6 +281,7 @@ export function storeMerge(s: usize, ct: usize, cv: usize, n: i32): i32 {
     }
   }
 
+  if (allDup && verify && !strictlyAscending(ct, n)) return -1;
   let nt = ct;
   let nv = cv;
   let nlen = n;
@@ -285,7 +302,13 @@ export function storeMerge(s: usize, ct: usize, cv: usize, n: i32): i32 {
       memory.copy(nt, recT(rl), <usize>ha << 3);
       memory.copy(nv, recV(rl), <usize>ha << 2);
     }
-    nlen = ha + mergeSpan(s, lo, last, a, b, ct, cv, n, nt + (<usize>ha << 3), nv + (<usize>ha << 2));
+    const w = mergeSpan(s, lo, last, a, b, ct, cv, n, nt + (<usize>ha << 3), nv + (<usize>ha << 2), verify);
+    if (w < 0) {
+      heap.free(nt);
+      heap.free(nv);
+      return -1;
+    }
+    nlen = ha + w;
     if (ta > 0) {
       memory.copy(nt + (<usize>nlen << 3), recT(rh) + (<usize>b << 3), <usize>ta << 3);
       memory.copy(nv + (<usize>nlen << 2), recV(rh) + (<usize>b << 2), <usize>ta << 2);
@@ -338,9 +361,11 @@ export function storeMerge(s: usize, ct: usize, cv: usize, n: i32): i32 {
 /**
  * Merges the held points of segments lo..last inside [c0, c1] with the chunk; the chunk wins ties.
  * Each point moves once: stretches where one side runs ahead go by memory.copy, and where the two
- * interleave, merge2 splits the work into two independent merges run side by side.
+ * interleave, merge2 zips or merges them. With `verify`, returns -1 unless the chunk is strictly
+ * ascending: the stretches it copies are checked here (with the pair across each boundary), and
+ * merge2 checks what it does not prove by zipping.
  */
-function mergeSpan(s: usize, lo: i32, last: i32, a: i32, b: i32, ct: usize, cv: usize, n: i32, nt: usize, nv: usize): i32 {
+function mergeSpan(s: usize, lo: i32, last: i32, a: i32, b: i32, ct: usize, cv: usize, n: i32, nt: usize, nv: usize, verify: bool): i32 {
   let p = 0;
   let w = 0;
   for (let seg = lo; seg <= last; seg++) {
@@ -353,6 +378,7 @@ function mergeSpan(s: usize, lo: i32, last: i32, a: i32, b: i32, ct: usize, cv: 
     // chunk points before this run, then the chunk points up to the run's last time (ties included)
     const q = gallopGE(ct, p, n, load<f64>(T + (<usize>j << 3)));
     if (q > p) {
+      if (verify && !ascendingFrom(ct, p, q)) return -1;
       memory.copy(nt + (<usize>w << 3), ct + (<usize>p << 3), <usize>(q - p) << 3);
       memory.copy(nv + (<usize>w << 2), cv + (<usize>p << 2), <usize>(q - p) << 2);
       w += q - p;
@@ -361,15 +387,25 @@ function mergeSpan(s: usize, lo: i32, last: i32, a: i32, b: i32, ct: usize, cv: 
     const tLast = load<f64>(T + (<usize>(end - 1) << 3));
     let pe = gallopGE(ct, p, n, tLast);
     if (pe < n && load<f64>(ct + (<usize>pe << 3)) == tLast) pe++;
-    w += merge2(T + (<usize>j << 3), V + (<usize>j << 2), end - j, ct + (<usize>p << 3), cv + (<usize>p << 2), pe - p, nt + (<usize>w << 3), nv + (<usize>w << 2));
+    if (verify && pe > p && p > 0 && !(load<f64>(ct + (<usize>(p - 1) << 3)) < load<f64>(ct + (<usize>p << 3)))) return -1;
+    const m = merge2(T + (<usize>j << 3), V + (<usize>j << 2), end - j, ct + (<usize>p << 3), cv + (<usize>p << 2), pe - p, nt + (<usize>w << 3), nv + (<usize>w << 2), verify);
+    if (m < 0) return -1;
+    w += m;
     p = pe;
   }
   if (p < n) {
+    if (verify && !ascendingFrom(ct, p, n)) return -1;
     memory.copy(nt + (<usize>w << 3), ct + (<usize>p << 3), <usize>(n - p) << 3);
     memory.copy(nv + (<usize>w << 2), cv + (<usize>p << 2), <usize>(n - p) << 2);
     w += n - p;
   }
   return w;
+}
+
+/** True when times [from, to) are strictly ascending, and above the one before `from`, if any. */
+function ascendingFrom(t: usize, from: i32, to: i32): bool {
+  const f = from > 0 ? from - 1 : 0;
+  return strictlyAscending(t + (<usize>f << 3), to - f);
 }
 
 /** First index in [lo, hi) of the sorted times at t whose time is >= x. */
@@ -416,11 +452,11 @@ function finish2(pa: usize, ea: usize, pb: usize, eb: usize, po: usize, kh: usiz
  * Merges sorted held points (na) with sorted chunk points (nb); the chunk wins ties. Returns the
  * count written. Where the two sides alternate point by point (each side's next point falls
  * between two of the other's: chunks of one sensor whose overlap interleaves), the merge zips
- * blocks of 4 + 4 points by vector shuffles after 8 vector comparisons prove the alternation;
+ * blocks of 8 + 8 points by vector shuffles after 8 vector comparisons prove the alternation;
  * a block that does not alternate (a tie, or a run of two from one side) takes `STEPS` scalar
  * merge steps and the zip is tried again. When the zip keeps failing the rest goes to merge4.
  */
-function merge2(at: usize, av: usize, na: i32, bt: usize, bv: usize, nb: i32, ot: usize, ov: usize): i32 {
+function merge2(at: usize, av: usize, na: i32, bt: usize, bv: usize, nb: i32, ot: usize, ov: usize, verify: bool): i32 {
   // value address = (time address >> 1) + k, per column (every column is 8-byte aligned)
   const kh = av - (at >> 1);
   const kc = bv - (bt >> 1);
@@ -431,57 +467,42 @@ function merge2(at: usize, av: usize, na: i32, bt: usize, bv: usize, nb: i32, ot
   let pb = bt;
   let po = ot;
   let fails = 0;
+  // chunk times from `owed` on are not yet proven ascending (with `verify`); a zipped stretch
+  // proves its own chunk times ascending, so only the times between stretches are checked
+  let owed = bt;
   while (true) {
-    // a block needs 5 points of each side (the 5th bounds the 4th of the other side)
     const zipped = po;
-    while (pa + 40 <= ea && pb + 40 <= eb) {
-      const a0 = v128.load(pa);
-      const a1 = v128.load(pa, 16);
-      const b0 = v128.load(pb);
-      const b1 = v128.load(pb, 16);
-      // held leads: a0 < b0 < a1 < b1 < a2 < b2 < a3 < b3 < a4
-      const an0 = v128.load(pa, 8);
-      const an1 = v128.load(pa, 24);
-      if (i64x2.all_true(v128.and(v128.and(f64x2.lt(a0, b0), f64x2.lt(b0, an0)), v128.and(f64x2.lt(a1, b1), f64x2.lt(b1, an1))))) {
-        const va = v128.load((pa >> 1) + kh);
-        const vb = v128.load((pb >> 1) + kc);
-        v128.store(po, v128.shuffle<i64>(a0, b0, 0, 2));
-        v128.store(po, v128.shuffle<i64>(a0, b0, 1, 3), 16);
-        v128.store(po, v128.shuffle<i64>(a1, b1, 0, 2), 32);
-        v128.store(po, v128.shuffle<i64>(a1, b1, 1, 3), 48);
-        const pv = (po >> 1) + ko;
-        v128.store(pv, v128.shuffle<i32>(va, vb, 0, 4, 1, 5));
-        v128.store(pv, v128.shuffle<i32>(va, vb, 2, 6, 3, 7), 16);
-        pa += 32;
-        pb += 32;
-        po += 64;
-        continue;
+    while (true) {
+      // blocks where the held side leads, then where the chunk leads (8 bytes an f64 time, a
+      // block is 8 of each: 64 bytes a side; the lead side needs a 9th time)
+      let z = pb;
+      const k = zip(pa, kh, pb, kc, po, ko, <i32>min((<isize>(ea - pa) - 8) >> 6, <isize>(eb - pb) >> 6));
+      pa += <usize>k << 6;
+      pb += <usize>k << 6;
+      po += <usize>k << 7;
+      if (verify && k > 0) {
+        if (!strictlyAscending(owed, <i32>((z - owed) >> 3) + 1)) return -1;
+        owed = pb - 8;
       }
-      // chunk leads: b0 < a0 < b1 < a1 < b2 < a2 < b3 < a3 < b4
-      const bn0 = v128.load(pb, 8);
-      const bn1 = v128.load(pb, 24);
-      if (i64x2.all_true(v128.and(v128.and(f64x2.lt(b0, a0), f64x2.lt(a0, bn0)), v128.and(f64x2.lt(b1, a1), f64x2.lt(a1, bn1))))) {
-        const va = v128.load((pa >> 1) + kh);
-        const vb = v128.load((pb >> 1) + kc);
-        v128.store(po, v128.shuffle<i64>(b0, a0, 0, 2));
-        v128.store(po, v128.shuffle<i64>(b0, a0, 1, 3), 16);
-        v128.store(po, v128.shuffle<i64>(b1, a1, 0, 2), 32);
-        v128.store(po, v128.shuffle<i64>(b1, a1, 1, 3), 48);
-        const pv = (po >> 1) + ko;
-        v128.store(pv, v128.shuffle<i32>(vb, va, 0, 4, 1, 5));
-        v128.store(pv, v128.shuffle<i32>(vb, va, 2, 6, 3, 7), 16);
-        pa += 32;
-        pb += 32;
-        po += 64;
-        continue;
+      z = pb;
+      const k2 = zip(pb, kc, pa, kh, po, ko, <i32>min((<isize>(eb - pb) - 8) >> 6, <isize>(ea - pa) >> 6));
+      pa += <usize>k2 << 6;
+      pb += <usize>k2 << 6;
+      po += <usize>k2 << 7;
+      if (verify && k2 > 0) {
+        if (!strictlyAscending(owed, <i32>((z - owed) >> 3) + 1)) return -1;
+        owed = pb - 8;
       }
-      break;
+      if (k + k2 == 0) break;
     }
-    if (pa + 40 > ea || pb + 40 > eb) break;
+    if (pa + 72 > ea || pb + 72 > eb) break;
     // the zip gave less than a block's worth of steps before failing twice: the sides do not alternate
     if (po - zipped < <usize>STEPS << 3) fails++;
     else fails = 0;
-    if (fails >= 2) return <i32>((merge4(pa, ea, pb, eb, po, kh, kc, ko) - ot) >> 3);
+    if (fails >= 2) {
+      if (verify && !strictlyAscending(owed, <i32>((eb - owed) >> 3))) return -1;
+      return <i32>((merge4(pa, ea, pb, eb, po, kh, kc, ko) - ot) >> 3);
+    }
     // scalar steps past what did not alternate
     const end = po + (<usize>STEPS << 3);
     while (po < end && pa < ea && pb < eb) {
@@ -495,7 +516,60 @@ function merge2(at: usize, av: usize, na: i32, bt: usize, bv: usize, nb: i32, ot
       po += 8;
     }
   }
+  if (verify && !strictlyAscending(owed, <i32>((eb - owed) >> 3))) return -1;
   return <i32>((finish2(pa, ea, pb, eb, po, kh, kc, ko) - ot) >> 3);
+}
+
+/**
+ * Writes blocks of 8 + 8 points, at most `max`, while side l leads side q strictly point by
+ * point (l0 < q0 < l1 < q1 < ... < l7 < q7 < l8: four vector comparisons of l against q and
+ * four of q against l loaded one time on), interleaving them by shuffles. Returns the number
+ * of blocks written. A tie never zips (the chunk must win it: the scalar step does).
+ * `kl`, `kq`, `ko`: value address = (time address >> 1) + k, as in merge2.
+ */
+function zip(pl: usize, kl: usize, pq: usize, kq: usize, po: usize, ko: usize, max: i32): i32 {
+  let vl = (pl >> 1) + kl;
+  let vq = (pq >> 1) + kq;
+  let vo = (po >> 1) + ko;
+  let i = 0;
+  for (; i < max; i++) {
+    const l0 = v128.load(pl);
+    const l1 = v128.load(pl, 16);
+    const l2 = v128.load(pl, 32);
+    const l3 = v128.load(pl, 48);
+    const q0 = v128.load(pq);
+    const q1 = v128.load(pq, 16);
+    const q2 = v128.load(pq, 32);
+    const q3 = v128.load(pq, 48);
+    const c0 = v128.and(f64x2.lt(l0, q0), f64x2.lt(q0, v128.load(pl, 8)));
+    const c1 = v128.and(f64x2.lt(l1, q1), f64x2.lt(q1, v128.load(pl, 24)));
+    const c2 = v128.and(f64x2.lt(l2, q2), f64x2.lt(q2, v128.load(pl, 40)));
+    const c3 = v128.and(f64x2.lt(l3, q3), f64x2.lt(q3, v128.load(pl, 56)));
+    if (!i64x2.all_true(v128.and(v128.and(c0, c1), v128.and(c2, c3)))) break;
+    v128.store(po, v128.shuffle<i64>(l0, q0, 0, 2));
+    v128.store(po, v128.shuffle<i64>(l0, q0, 1, 3), 16);
+    v128.store(po, v128.shuffle<i64>(l1, q1, 0, 2), 32);
+    v128.store(po, v128.shuffle<i64>(l1, q1, 1, 3), 48);
+    v128.store(po, v128.shuffle<i64>(l2, q2, 0, 2), 64);
+    v128.store(po, v128.shuffle<i64>(l2, q2, 1, 3), 80);
+    v128.store(po, v128.shuffle<i64>(l3, q3, 0, 2), 96);
+    v128.store(po, v128.shuffle<i64>(l3, q3, 1, 3), 112);
+    const wl0 = v128.load(vl);
+    const wl1 = v128.load(vl, 16);
+    const wq0 = v128.load(vq);
+    const wq1 = v128.load(vq, 16);
+    v128.store(vo, v128.shuffle<i32>(wl0, wq0, 0, 4, 1, 5));
+    v128.store(vo, v128.shuffle<i32>(wl0, wq0, 2, 6, 3, 7), 16);
+    v128.store(vo, v128.shuffle<i32>(wl1, wq1, 0, 4, 1, 5), 32);
+    v128.store(vo, v128.shuffle<i32>(wl1, wq1, 2, 6, 3, 7), 48);
+    pl += 64;
+    pq += 64;
+    po += 128;
+    vl += 32;
+    vq += 32;
+    vo += 64;
+  }
+  return i;
 }
 
 /** Scalar merge steps taken past a block that does not alternate, before the zip is tried again. */
