@@ -429,7 +429,7 @@ function finish2(pa: usize, ea: usize, pb: usize, eb: usize, po: usize, kh: usiz
     const x = load<f64>(pa);
     const y = load<f64>(pb);
     const h = x < y;
-    store<f64>(po, select<f64>(x, y, h));
+    store<i64>(po, select<i64>(load<i64>(pa), load<i64>(pb), h));
     store<f32>((po >> 1) + ko, load<f32>((select<usize>(pa, pb, h) >> 1) + select<usize>(kh, kc, h)));
     pa += <usize>((<i32>h) | (<i32>(x == y))) << 3;
     pb += <usize>(<i32>h ^ 1) << 3;
@@ -509,7 +509,7 @@ function merge2(at: usize, av: usize, na: i32, bt: usize, bv: usize, nb: i32, ot
       const x = load<f64>(pa);
       const y = load<f64>(pb);
       const h = x < y;
-      store<f64>(po, select<f64>(x, y, h));
+      store<i64>(po, select<i64>(load<i64>(pa), load<i64>(pb), h));
       store<f32>((po >> 1) + ko, load<f32>((select<usize>(pa, pb, h) >> 1) + select<usize>(kh, kc, h)));
       pa += <usize>((<i32>h) | (<i32>(x == y))) << 3;
       pb += <usize>(<i32>h ^ 1) << 3;
@@ -639,10 +639,10 @@ function merge4(at: usize, ea: usize, bt: usize, eb: usize, ot: usize, kh: usize
       const h1 = x1 < y1;
       const h2 = x2 < y2;
       const h3 = x3 < y3;
-      store<f64>(po, select<f64>(x0, y0, h0));
-      store<f64>(po + g1, select<f64>(x1, y1, h1));
-      store<f64>(po + g2, select<f64>(x2, y2, h2));
-      store<f64>(po + g3, select<f64>(x3, y3, h3));
+      store<i64>(po, select<i64>(load<i64>(pa0), load<i64>(pb0), h0));
+      store<i64>(po + g1, select<i64>(load<i64>(pa1), load<i64>(pb1), h1));
+      store<i64>(po + g2, select<i64>(load<i64>(pa2), load<i64>(pb2), h2));
+      store<i64>(po + g3, select<i64>(load<i64>(pa3), load<i64>(pb3), h3));
       const pv = (po >> 1) + ko;
       store<f32>(pv, load<f32>((select<usize>(pa0, pb0, h0) >> 1) + select<usize>(kh, kc, h0)));
       store<f32>(pv + (g1 >> 1), load<f32>((select<usize>(pa1, pb1, h1) >> 1) + select<usize>(kh, kc, h1)));
