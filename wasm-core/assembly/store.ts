@@ -431,7 +431,7 @@ function finish2(pa: usize, ea: usize, pb: usize, eb: usize, po: usize, kh: usiz
     const h = x < y;
     store<i64>(po, select<i64>(load<i64>(pa), load<i64>(pb), h));
     store<f32>((po >> 1) + ko, load<f32>((select<usize>(pa, pb, h) >> 1) + select<usize>(kh, kc, h)));
-    pa += <usize>((<i32>h) | (<i32>(x == y))) << 3;
+    pa += <usize>(<i32>(x <= y)) << 3;
     pb += <usize>(<i32>h ^ 1) << 3;
     po += 8;
   }
@@ -511,7 +511,7 @@ function merge2(at: usize, av: usize, na: i32, bt: usize, bv: usize, nb: i32, ot
       const h = x < y;
       store<i64>(po, select<i64>(load<i64>(pa), load<i64>(pb), h));
       store<f32>((po >> 1) + ko, load<f32>((select<usize>(pa, pb, h) >> 1) + select<usize>(kh, kc, h)));
-      pa += <usize>((<i32>h) | (<i32>(x == y))) << 3;
+      pa += <usize>(<i32>(x <= y)) << 3;
       pb += <usize>(<i32>h ^ 1) << 3;
       po += 8;
     }
@@ -648,13 +648,13 @@ function merge4(at: usize, ea: usize, bt: usize, eb: usize, ot: usize, kh: usize
       store<f32>(pv + (g1 >> 1), load<f32>((select<usize>(pa1, pb1, h1) >> 1) + select<usize>(kh, kc, h1)));
       store<f32>(pv + (g2 >> 1), load<f32>((select<usize>(pa2, pb2, h2) >> 1) + select<usize>(kh, kc, h2)));
       store<f32>(pv + (g3 >> 1), load<f32>((select<usize>(pa3, pb3, h3) >> 1) + select<usize>(kh, kc, h3)));
-      pa0 += <usize>((<i32>h0) | (<i32>(x0 == y0))) << 3;
+      pa0 += <usize>(<i32>(x0 <= y0)) << 3;
       pb0 += <usize>(<i32>h0 ^ 1) << 3;
-      pa1 += <usize>((<i32>h1) | (<i32>(x1 == y1))) << 3;
+      pa1 += <usize>(<i32>(x1 <= y1)) << 3;
       pb1 += <usize>(<i32>h1 ^ 1) << 3;
-      pa2 += <usize>((<i32>h2) | (<i32>(x2 == y2))) << 3;
+      pa2 += <usize>(<i32>(x2 <= y2)) << 3;
       pb2 += <usize>(<i32>h2 ^ 1) << 3;
-      pa3 += <usize>((<i32>h3) | (<i32>(x3 == y3))) << 3;
+      pa3 += <usize>(<i32>(x3 <= y3)) << 3;
       pb3 += <usize>(<i32>h3 ^ 1) << 3;
       po += 8;
     } while (po < end);
