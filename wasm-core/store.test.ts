@@ -65,6 +65,52 @@ describe('storeMerge', () => {
     );
   }, 60_000);
 
+  it('holds what the reference holds when overlaps interleave point by point, with ties and runs planted', () => {
+    // Chunks that alternate with what is held (the zip's blocks), broken here and there by a
+    // repeated time (the chunk wins) or two points in a row from one side; some chunks are not
+    // ascending (two points swapped, at the ends or anywhere, or a time given twice), which the
+    // merge finds only part way through.
+    const interleaved = fc
+      .record({
+        start: fc.integer({ min: 0, max: 3_000 }),
+        length: fc.integer({ min: 0, max: 6_000 }),
+        parity: fc.constantFrom(0, 1),
+        breaks: fc.array(fc.tuple(fc.integer({ min: 0, max: 6_000 }), fc.constantFrom('tie', 'skip', 'extra')), { maxLength: 6 }),
+        seed: fc.integer(),
+        disorder: fc.constantFrom('none', 'none', 'ends', 'swap', 'twice'),
+        at: fc.nat(),
+      })
+      .map(({ start, length, parity, breaks, seed, disorder, at }) => {
+        const times = new Set<number>();
+        for (let i = 0; i < length; i++) times.add(2 * (start + i) + parity);
+        for (const [at, kind] of breaks) {
+          const t = 2 * (start + (at % Math.max(length, 1))) + parity;
+          if (kind === 'tie') times.add(t + 1); // a time the other parity holds
+          else if (kind === 'skip') times.delete(t);
+          else times.add(t + 0.5);
+        }
+        const time = [...times].sort((a, b) => a - b);
+        const i = at % Math.max(time.length - 1, 1);
+        if (disorder === 'ends' && time.length > 2) [time[0], time[time.length - 1]] = [time[time.length - 1], time[0]];
+        if (disorder === 'swap' && time.length > 2) [time[i], time[i + 1]] = [time[i + 1], time[i]];
+        if (disorder === 'twice' && time.length > 2) time.splice(i, 0, time[i]);
+        let x = seed | 0;
+        const value = time.map(() => {
+          x = (Math.imul(x, 1103515245) + 12345) | 0;
+          return Math.fround((x >>> 8) / 1000);
+        });
+        return { time: time.map((t) => t * 60_000), value };
+      });
+    fc.assert(
+      fc.property(fc.array(interleaved, { minLength: 1, maxLength: 6 }), (chunks) => {
+        const { got, want } = mergeAll(chunks);
+        expectSame(got.time, want.time, 'time');
+        expectSame(got.value, want.value, 'value');
+      }),
+      { numRuns: 150 },
+    );
+  }, 60_000);
+
   it('lets a later chunk replace the values of times it repeats', () => {
     const { got } = mergeAll([
       { time: [1, 2, 3], value: [1, 1, 1] },

@@ -47,27 +47,29 @@ function mergeRuns(t: usize, v: usize, a: i32, m: i32, b: i32, st: usize, sv: us
   }
 }
 
-/** True when every time is greater than the one before: the common case, checked two at a time. */
-function strictlyAscending(t: usize, n: i32): bool {
-  let bad = i64x2.splat(0);
+/**
+ * True when every time is greater than the one before: the common case. Each pair (t[i], t[i+1])
+ * is compared against (t[i+1], t[i+2]) loaded 8 bytes on, 16 times an iteration into four
+ * independent accumulators (shuffles instead of the offset loads were the bottleneck).
+ */
+export function strictlyAscending(t: usize, n: i32): bool {
+  let b0 = i64x2.splat(0);
+  let b1 = i64x2.splat(0);
+  let b2 = i64x2.splat(0);
+  let b3 = i64x2.splat(0);
   let i = 0;
-  // One load per two times: (t[i], t[i+1]) against (t[i+1], t[i+2]) made by a shuffle.
-  if (n >= 10) {
-    let a = v128.load(t);
-    for (; i + 10 <= n; i += 8) {
-      const p = t + (<usize>i << 3);
-      const b = v128.load(p, 16);
-      const c = v128.load(p, 32);
-      const d = v128.load(p, 48);
-      const e = v128.load(p, 64);
-      bad = v128.or(bad, f64x2.ge(a, v128.shuffle<f64>(a, b, 1, 2)));
-      bad = v128.or(bad, f64x2.ge(b, v128.shuffle<f64>(b, c, 1, 2)));
-      bad = v128.or(bad, f64x2.ge(c, v128.shuffle<f64>(c, d, 1, 2)));
-      bad = v128.or(bad, f64x2.ge(d, v128.shuffle<f64>(d, e, 1, 2)));
-      a = e;
-    }
-    if (v128.any_true(bad)) return false;
+  for (; i + 17 <= n; i += 16) {
+    const p = t + (<usize>i << 3);
+    b0 = v128.or(b0, f64x2.ge(v128.load(p), v128.load(p, 8)));
+    b1 = v128.or(b1, f64x2.ge(v128.load(p, 16), v128.load(p, 24)));
+    b2 = v128.or(b2, f64x2.ge(v128.load(p, 32), v128.load(p, 40)));
+    b3 = v128.or(b3, f64x2.ge(v128.load(p, 48), v128.load(p, 56)));
+    b0 = v128.or(b0, f64x2.ge(v128.load(p, 64), v128.load(p, 72)));
+    b1 = v128.or(b1, f64x2.ge(v128.load(p, 80), v128.load(p, 88)));
+    b2 = v128.or(b2, f64x2.ge(v128.load(p, 96), v128.load(p, 104)));
+    b3 = v128.or(b3, f64x2.ge(v128.load(p, 112), v128.load(p, 120)));
   }
+  if (v128.any_true(v128.or(v128.or(b0, b1), v128.or(b2, b3)))) return false;
   for (i = i > 0 ? i : 1; i < n; i++) {
     if (!(load<f64>(t + (<usize>i << 3)) > load<f64>(t + (<usize>(i - 1) << 3)))) return false;
   }

@@ -3,7 +3,7 @@
 // what is held becomes a segment as it is, without a copy (the store takes ownership of the
 // buffers JavaScript wrote it into); only overlapping parts are merged. Small segments are
 // folded into a neighbour, so live appends stay amortised O(1) and segments stay few.
-import { sortChunk } from './sort';
+import { sortChunk, strictlyAscending } from './sort';
 import { lowerBound } from './search';
 
 // Store header: segs (usize), count (i32), cap (i32), total (i32).
@@ -222,18 +222,34 @@ let scratch: usize = 0; // room for three records
  */
 export function storeMerge(s: usize, ct: usize, cv: usize, n: i32): i32 {
   if (scratch == 0) scratch = heap.alloc(3 * REC);
+  // A chunk is almost always one strictly ascending run (a server page). It is merged as if it
+  // were, and the merge proves it on the way (see mergeSpan); if it was not, nothing has changed
+  // yet, and it is sorted first.
+  if (n >= 2 && load<f64>(ct) < load<f64>(ct + (<usize>(n - 1) << 3))) {
+    const held = mergeIn(s, ct, cv, n, true);
+    if (held >= 0) return held;
+  }
   n = sortChunk(ct, cv, n);
   if (n == 0) {
     heap.free(ct);
     heap.free(cv);
     return storeLength(s);
   }
+  return mergeIn(s, ct, cv, n, false);
+}
+
+/**
+ * storeMerge for a chunk that is sorted, strictly ascending, or, when `verify`, may not be:
+ * then it returns -1, having changed nothing, unless the chunk proves strictly ascending.
+ */
+function mergeIn(s: usize, ct: usize, cv: usize, n: i32, verify: bool): i32 {
   const c0 = load<f64>(ct);
   const c1 = load<f64>(ct + (<usize>(n - 1) << 3));
   const lo = segFirstEndingAtOrAfter(s, c0);
   const hiEx = segFirstStartingAfter(s, c1);
   if (lo >= hiEx) {
     // No overlap: the chunk becomes a segment as it is.
+    if (verify && !strictlyAscending(ct, n)) return -1;
     openRecords(s, lo, 1);
     setRec(rec(s, lo), ct, cv, 0, n, n);
     store<i32>(s, storeLength(s) + n, 12);
@@ -265,34 +281,59 @@ export function storeMerge(s: usize, ct: usize, cv: usize, n: i32): i32 {
     }
   }
 
+  if (allDup && verify && !strictlyAscending(ct, n)) return -1;
   let nt = ct;
   let nv = cv;
   let nlen = n;
+  let ncap = n;
+  const rl = rec(s, lo);
+  const rh = rec(s, last);
+  let headLen = a;
+  let tailLen = recLen(rh) - b;
   if (!allDup) {
-    nt = heap.alloc(<usize>(n + k) << 3);
-    nv = heap.alloc(<usize>(n + k) << 2);
-    nlen = mergeSpan(s, lo, last, a, b, ct, cv, n, nt, nv);
+    // A held head or tail shorter than SMALL left beside the new run would be folded into it
+    // later (a copy of the whole run): it goes into the new run's buffers now instead.
+    const ha = headLen < SMALL ? headLen : 0;
+    const ta = tailLen < SMALL ? tailLen : 0;
+    ncap = ha + n + k + ta;
+    nt = heap.alloc(<usize>ncap << 3);
+    nv = heap.alloc(<usize>ncap << 2);
+    if (ha > 0) {
+      memory.copy(nt, recT(rl), <usize>ha << 3);
+      memory.copy(nv, recV(rl), <usize>ha << 2);
+    }
+    const w = mergeSpan(s, lo, last, a, b, ct, cv, n, nt + (<usize>ha << 3), nv + (<usize>ha << 2), verify);
+    if (w < 0) {
+      heap.free(nt);
+      heap.free(nv);
+      return -1;
+    }
+    nlen = ha + w;
+    if (ta > 0) {
+      memory.copy(nt + (<usize>nlen << 3), recT(rh) + (<usize>b << 3), <usize>ta << 3);
+      memory.copy(nv + (<usize>nlen << 2), recV(rh) + (<usize>b << 2), <usize>ta << 2);
+      nlen += ta;
+    }
     heap.free(ct);
     heap.free(cv);
+    k += ha + ta;
+    headLen -= ha;
+    tailLen -= ta;
   }
   store<i32>(s, storeLength(s) - k + nlen, 12);
 
   // What replaces segments [lo, last]: the kept head of lo, the new run, the kept tail of last.
   let m = 0;
-  const rl = rec(s, lo);
-  const rh = rec(s, last);
-  const headLen = a;
-  const tailLen = recLen(rh) - b;
   if (lo == last && headLen > 0 && tailLen > 0) {
     // The chunk lands inside one segment: its head and tail cannot share a buffer, so the
     // smaller side moves to buffers of its own.
     if (tailLen <= headLen) {
       setRec(scratch, load<usize>(rl), load<usize>(rl, 4), load<i32>(rl, 8), headLen, load<i32>(rl, 16));
-      setRec(scratch + REC, nt, nv, 0, nlen, n + (allDup ? 0 : k));
+      setRec(scratch + REC, nt, nv, 0, nlen, ncap);
       copyOut(rl, b, tailLen, scratch + 2 * REC);
     } else {
       copyOut(rl, 0, headLen, scratch);
-      setRec(scratch + REC, nt, nv, 0, nlen, n + (allDup ? 0 : k));
+      setRec(scratch + REC, nt, nv, 0, nlen, ncap);
       setRec(scratch + 2 * REC, load<usize>(rl), load<usize>(rl, 4), load<i32>(rl, 8) + b, tailLen, load<i32>(rl, 16));
     }
     m = 3;
@@ -301,7 +342,7 @@ export function storeMerge(s: usize, ct: usize, cv: usize, n: i32): i32 {
       setRec(scratch, load<usize>(rl), load<usize>(rl, 4), load<i32>(rl, 8), headLen, load<i32>(rl, 16));
       m++;
     } else if (lo != last || tailLen == 0) freeRec(rl);
-    setRec(scratch + <usize>m * REC, nt, nv, 0, nlen, n + (allDup ? 0 : k));
+    setRec(scratch + <usize>m * REC, nt, nv, 0, nlen, ncap);
     m++;
     if (tailLen > 0) {
       setRec(scratch + <usize>m * REC, load<usize>(rh), load<usize>(rh, 4), load<i32>(rh, 8) + b, tailLen, load<i32>(rh, 16));
@@ -320,9 +361,11 @@ export function storeMerge(s: usize, ct: usize, cv: usize, n: i32): i32 {
 /**
  * Merges the held points of segments lo..last inside [c0, c1] with the chunk; the chunk wins ties.
  * Each point moves once: stretches where one side runs ahead go by memory.copy, and where the two
- * interleave, merge2 splits the work into two independent merges run side by side.
+ * interleave, merge2 zips or merges them. With `verify`, returns -1 unless the chunk is strictly
+ * ascending: the stretches it copies are checked here (with the pair across each boundary), and
+ * merge2 checks what it does not prove by zipping.
  */
-function mergeSpan(s: usize, lo: i32, last: i32, a: i32, b: i32, ct: usize, cv: usize, n: i32, nt: usize, nv: usize): i32 {
+function mergeSpan(s: usize, lo: i32, last: i32, a: i32, b: i32, ct: usize, cv: usize, n: i32, nt: usize, nv: usize, verify: bool): i32 {
   let p = 0;
   let w = 0;
   for (let seg = lo; seg <= last; seg++) {
@@ -335,6 +378,7 @@ function mergeSpan(s: usize, lo: i32, last: i32, a: i32, b: i32, ct: usize, cv: 
     // chunk points before this run, then the chunk points up to the run's last time (ties included)
     const q = gallopGE(ct, p, n, load<f64>(T + (<usize>j << 3)));
     if (q > p) {
+      if (verify && !ascendingFrom(ct, p, q)) return -1;
       memory.copy(nt + (<usize>w << 3), ct + (<usize>p << 3), <usize>(q - p) << 3);
       memory.copy(nv + (<usize>w << 2), cv + (<usize>p << 2), <usize>(q - p) << 2);
       w += q - p;
@@ -343,15 +387,25 @@ function mergeSpan(s: usize, lo: i32, last: i32, a: i32, b: i32, ct: usize, cv: 
     const tLast = load<f64>(T + (<usize>(end - 1) << 3));
     let pe = gallopGE(ct, p, n, tLast);
     if (pe < n && load<f64>(ct + (<usize>pe << 3)) == tLast) pe++;
-    w += merge2(T + (<usize>j << 3), V + (<usize>j << 2), end - j, ct + (<usize>p << 3), cv + (<usize>p << 2), pe - p, nt + (<usize>w << 3), nv + (<usize>w << 2));
+    if (verify && pe > p && p > 0 && !(load<f64>(ct + (<usize>(p - 1) << 3)) < load<f64>(ct + (<usize>p << 3)))) return -1;
+    const m = merge2(T + (<usize>j << 3), V + (<usize>j << 2), end - j, ct + (<usize>p << 3), cv + (<usize>p << 2), pe - p, nt + (<usize>w << 3), nv + (<usize>w << 2), verify);
+    if (m < 0) return -1;
+    w += m;
     p = pe;
   }
   if (p < n) {
+    if (verify && !ascendingFrom(ct, p, n)) return -1;
     memory.copy(nt + (<usize>w << 3), ct + (<usize>p << 3), <usize>(n - p) << 3);
     memory.copy(nv + (<usize>w << 2), cv + (<usize>p << 2), <usize>(n - p) << 2);
     w += n - p;
   }
   return w;
+}
+
+/** True when times [from, to) are strictly ascending, and above the one before `from`, if any. */
+function ascendingFrom(t: usize, from: i32, to: i32): bool {
+  const f = from > 0 ? from - 1 : 0;
+  return strictlyAscending(t + (<usize>f << 3), to - f);
 }
 
 /** First index in [lo, hi) of the sorted times at t whose time is >= x. */
@@ -375,9 +429,9 @@ function finish2(pa: usize, ea: usize, pb: usize, eb: usize, po: usize, kh: usiz
     const x = load<f64>(pa);
     const y = load<f64>(pb);
     const h = x < y;
-    store<f64>(po, select<f64>(x, y, h));
+    store<i64>(po, select<i64>(load<i64>(pa), load<i64>(pb), h));
     store<f32>((po >> 1) + ko, load<f32>((select<usize>(pa, pb, h) >> 1) + select<usize>(kh, kc, h)));
-    pa += <usize>((<i32>h) | (<i32>(x == y))) << 3;
+    pa += <usize>(<i32>(x <= y)) << 3;
     pb += <usize>(<i32>h ^ 1) << 3;
     po += 8;
   }
@@ -396,7 +450,134 @@ function finish2(pa: usize, ea: usize, pb: usize, eb: usize, po: usize, kh: usiz
 
 /**
  * Merges sorted held points (na) with sorted chunk points (nb); the chunk wins ties. Returns the
- * count written. A merge step waits on the step before it (which side advanced decides the next
+ * count written. Where the two sides alternate point by point (each side's next point falls
+ * between two of the other's: chunks of one sensor whose overlap interleaves), the merge zips
+ * blocks of 8 + 8 points by vector shuffles after 8 vector comparisons prove the alternation;
+ * a block that does not alternate (a tie, or a run of two from one side) takes `STEPS` scalar
+ * merge steps and the zip is tried again. When the zip keeps failing the rest goes to merge4.
+ */
+function merge2(at: usize, av: usize, na: i32, bt: usize, bv: usize, nb: i32, ot: usize, ov: usize, verify: bool): i32 {
+  // value address = (time address >> 1) + k, per column (every column is 8-byte aligned)
+  const kh = av - (at >> 1);
+  const kc = bv - (bt >> 1);
+  const ko = ov - (ot >> 1);
+  const ea = at + (<usize>na << 3);
+  const eb = bt + (<usize>nb << 3);
+  let pa = at;
+  let pb = bt;
+  let po = ot;
+  let fails = 0;
+  // chunk times from `owed` on are not yet proven ascending (with `verify`); a zipped stretch
+  // proves its own chunk times ascending, so only the times between stretches are checked
+  let owed = bt;
+  while (true) {
+    const zipped = po;
+    while (true) {
+      // blocks where the held side leads, then where the chunk leads (8 bytes an f64 time, a
+      // block is 8 of each: 64 bytes a side; the lead side needs a 9th time)
+      let z = pb;
+      const k = zip(pa, kh, pb, kc, po, ko, <i32>min((<isize>(ea - pa) - 8) >> 6, <isize>(eb - pb) >> 6));
+      pa += <usize>k << 6;
+      pb += <usize>k << 6;
+      po += <usize>k << 7;
+      if (verify && k > 0) {
+        if (!strictlyAscending(owed, <i32>((z - owed) >> 3) + 1)) return -1;
+        owed = pb - 8;
+      }
+      z = pb;
+      const k2 = zip(pb, kc, pa, kh, po, ko, <i32>min((<isize>(eb - pb) - 8) >> 6, <isize>(ea - pa) >> 6));
+      pa += <usize>k2 << 6;
+      pb += <usize>k2 << 6;
+      po += <usize>k2 << 7;
+      if (verify && k2 > 0) {
+        if (!strictlyAscending(owed, <i32>((z - owed) >> 3) + 1)) return -1;
+        owed = pb - 8;
+      }
+      if (k + k2 == 0) break;
+    }
+    if (pa + 72 > ea || pb + 72 > eb) break;
+    // the zip gave less than a block's worth of steps before failing twice: the sides do not alternate
+    if (po - zipped < <usize>STEPS << 3) fails++;
+    else fails = 0;
+    if (fails >= 2) {
+      if (verify && !strictlyAscending(owed, <i32>((eb - owed) >> 3))) return -1;
+      return <i32>((merge4(pa, ea, pb, eb, po, kh, kc, ko) - ot) >> 3);
+    }
+    // scalar steps past what did not alternate
+    const end = po + (<usize>STEPS << 3);
+    while (po < end && pa < ea && pb < eb) {
+      const x = load<f64>(pa);
+      const y = load<f64>(pb);
+      const h = x < y;
+      store<i64>(po, select<i64>(load<i64>(pa), load<i64>(pb), h));
+      store<f32>((po >> 1) + ko, load<f32>((select<usize>(pa, pb, h) >> 1) + select<usize>(kh, kc, h)));
+      pa += <usize>(<i32>(x <= y)) << 3;
+      pb += <usize>(<i32>h ^ 1) << 3;
+      po += 8;
+    }
+  }
+  if (verify && !strictlyAscending(owed, <i32>((eb - owed) >> 3))) return -1;
+  return <i32>((finish2(pa, ea, pb, eb, po, kh, kc, ko) - ot) >> 3);
+}
+
+/**
+ * Writes blocks of 8 + 8 points, at most `max`, while side l leads side q strictly point by
+ * point (l0 < q0 < l1 < q1 < ... < l7 < q7 < l8: four vector comparisons of l against q and
+ * four of q against l loaded one time on), interleaving them by shuffles. Returns the number
+ * of blocks written. A tie never zips (the chunk must win it: the scalar step does).
+ * `kl`, `kq`, `ko`: value address = (time address >> 1) + k, as in merge2.
+ */
+function zip(pl: usize, kl: usize, pq: usize, kq: usize, po: usize, ko: usize, max: i32): i32 {
+  let vl = (pl >> 1) + kl;
+  let vq = (pq >> 1) + kq;
+  let vo = (po >> 1) + ko;
+  let i = 0;
+  for (; i < max; i++) {
+    const l0 = v128.load(pl);
+    const l1 = v128.load(pl, 16);
+    const l2 = v128.load(pl, 32);
+    const l3 = v128.load(pl, 48);
+    const q0 = v128.load(pq);
+    const q1 = v128.load(pq, 16);
+    const q2 = v128.load(pq, 32);
+    const q3 = v128.load(pq, 48);
+    const c0 = v128.and(f64x2.lt(l0, q0), f64x2.lt(q0, v128.load(pl, 8)));
+    const c1 = v128.and(f64x2.lt(l1, q1), f64x2.lt(q1, v128.load(pl, 24)));
+    const c2 = v128.and(f64x2.lt(l2, q2), f64x2.lt(q2, v128.load(pl, 40)));
+    const c3 = v128.and(f64x2.lt(l3, q3), f64x2.lt(q3, v128.load(pl, 56)));
+    if (!i64x2.all_true(v128.and(v128.and(c0, c1), v128.and(c2, c3)))) break;
+    v128.store(po, v128.shuffle<i64>(l0, q0, 0, 2));
+    v128.store(po, v128.shuffle<i64>(l0, q0, 1, 3), 16);
+    v128.store(po, v128.shuffle<i64>(l1, q1, 0, 2), 32);
+    v128.store(po, v128.shuffle<i64>(l1, q1, 1, 3), 48);
+    v128.store(po, v128.shuffle<i64>(l2, q2, 0, 2), 64);
+    v128.store(po, v128.shuffle<i64>(l2, q2, 1, 3), 80);
+    v128.store(po, v128.shuffle<i64>(l3, q3, 0, 2), 96);
+    v128.store(po, v128.shuffle<i64>(l3, q3, 1, 3), 112);
+    const wl0 = v128.load(vl);
+    const wl1 = v128.load(vl, 16);
+    const wq0 = v128.load(vq);
+    const wq1 = v128.load(vq, 16);
+    v128.store(vo, v128.shuffle<i32>(wl0, wq0, 0, 4, 1, 5));
+    v128.store(vo, v128.shuffle<i32>(wl0, wq0, 2, 6, 3, 7), 16);
+    v128.store(vo, v128.shuffle<i32>(wl1, wq1, 0, 4, 1, 5), 32);
+    v128.store(vo, v128.shuffle<i32>(wl1, wq1, 2, 6, 3, 7), 48);
+    pl += 64;
+    pq += 64;
+    po += 128;
+    vl += 32;
+    vq += 32;
+    vo += 64;
+  }
+  return i;
+}
+
+/** Scalar merge steps taken past a block that does not alternate, before the zip is tried again. */
+const STEPS: i32 = 16;
+
+/**
+ * Merges sorted held points [at, ea) with sorted chunk points [bt, eb) into ot; the chunk wins
+ * ties. Returns the end of output. A merge step waits on the step before it (which side advanced decides the next
  * load), so one merge runs at the latency of load, compare and add. Two merges do not wait on
  * each other: the output is split at the chunk's middle time (and where it falls among the held
  * times), and the parts advance together, one step each per turn: four parts, split at the
@@ -409,14 +590,10 @@ function finish2(pa: usize, ea: usize, pb: usize, eb: usize, po: usize, kh: usiz
  * its point). Every part writes one point per turn, so their outputs stay a constant distance
  * apart and share one output address.
  */
-function merge2(at: usize, av: usize, na: i32, bt: usize, bv: usize, nb: i32, ot: usize, ov: usize): i32 {
-  // value address = (time address >> 1) + k, per column (every column is 8-byte aligned)
-  const kh = av - (at >> 1);
-  const kc = bv - (bt >> 1);
-  const ko = ov - (ot >> 1);
-  const ea = at + (<usize>na << 3);
-  const eb = bt + (<usize>nb << 3);
-  if (na + nb < 1024 || nb < 16) return <i32>((finish2(at, ea, bt, eb, ot, kh, kc, ko) - ot) >> 3);
+function merge4(at: usize, ea: usize, bt: usize, eb: usize, ot: usize, kh: usize, kc: usize, ko: usize): usize {
+  const na = <i32>((ea - at) >> 3);
+  const nb = <i32>((eb - bt) >> 3);
+  if (na + nb < 1024 || nb < 16) return finish2(at, ea, bt, eb, ot, kh, kc, ko);
   // four parts: part i holds chunk [b_i, b_i+1) and the held points from where chunk time b_i
   // falls among them (held points at a part's first chunk time fall in that part and lose the tie)
   const b1 = nb >> 2;
@@ -462,22 +639,22 @@ function merge2(at: usize, av: usize, na: i32, bt: usize, bv: usize, nb: i32, ot
       const h1 = x1 < y1;
       const h2 = x2 < y2;
       const h3 = x3 < y3;
-      store<f64>(po, select<f64>(x0, y0, h0));
-      store<f64>(po + g1, select<f64>(x1, y1, h1));
-      store<f64>(po + g2, select<f64>(x2, y2, h2));
-      store<f64>(po + g3, select<f64>(x3, y3, h3));
+      store<i64>(po, select<i64>(load<i64>(pa0), load<i64>(pb0), h0));
+      store<i64>(po + g1, select<i64>(load<i64>(pa1), load<i64>(pb1), h1));
+      store<i64>(po + g2, select<i64>(load<i64>(pa2), load<i64>(pb2), h2));
+      store<i64>(po + g3, select<i64>(load<i64>(pa3), load<i64>(pb3), h3));
       const pv = (po >> 1) + ko;
       store<f32>(pv, load<f32>((select<usize>(pa0, pb0, h0) >> 1) + select<usize>(kh, kc, h0)));
       store<f32>(pv + (g1 >> 1), load<f32>((select<usize>(pa1, pb1, h1) >> 1) + select<usize>(kh, kc, h1)));
       store<f32>(pv + (g2 >> 1), load<f32>((select<usize>(pa2, pb2, h2) >> 1) + select<usize>(kh, kc, h2)));
       store<f32>(pv + (g3 >> 1), load<f32>((select<usize>(pa3, pb3, h3) >> 1) + select<usize>(kh, kc, h3)));
-      pa0 += <usize>((<i32>h0) | (<i32>(x0 == y0))) << 3;
+      pa0 += <usize>(<i32>(x0 <= y0)) << 3;
       pb0 += <usize>(<i32>h0 ^ 1) << 3;
-      pa1 += <usize>((<i32>h1) | (<i32>(x1 == y1))) << 3;
+      pa1 += <usize>(<i32>(x1 <= y1)) << 3;
       pb1 += <usize>(<i32>h1 ^ 1) << 3;
-      pa2 += <usize>((<i32>h2) | (<i32>(x2 == y2))) << 3;
+      pa2 += <usize>(<i32>(x2 <= y2)) << 3;
       pb2 += <usize>(<i32>h2 ^ 1) << 3;
-      pa3 += <usize>((<i32>h3) | (<i32>(x3 == y3))) << 3;
+      pa3 += <usize>(<i32>(x3 <= y3)) << 3;
       pb3 += <usize>(<i32>h3 ^ 1) << 3;
       po += 8;
     } while (po < end);
@@ -488,7 +665,7 @@ function merge2(at: usize, av: usize, na: i32, bt: usize, bv: usize, nb: i32, ot
   w = closeUp(w, ot + g1, finish2(pa1, ma2, pb1, mb2, po + g1, kh, kc, ko), ko);
   w = closeUp(w, ot + g2, finish2(pa2, ma3, pb2, mb3, po + g2, kh, kc, ko), ko);
   w = closeUp(w, ot + g3, finish2(pa3, ea, pb3, eb, po + g3, kh, kc, ko), ko);
-  return <i32>((w - ot) >> 3);
+  return w;
 }
 
 /** Moves output [from, to) (times, and their values at (address >> 1) + ko) down to w; returns its new end. */
