@@ -297,12 +297,12 @@ function firstEqual(vp: usize, j: i32, m: f32): i32 {
 // Scratch for the ordering stores in minmaxBits (never read).
 const FENCE: usize = memory.data(32, 16);
 
-let bitsMn: i32 = 0;
-let bitsMx: i32 = 0;
-let bitsMb: i32 = 0;
-let bitsXb: i32 = 0;
+export let bitsMn: i32 = 0;
+export let bitsMx: i32 = 0;
+export let bitsMb: i32 = 0;
+export let bitsXb: i32 = 0;
 
-function minmaxBits(vp: usize, a: i32, e: i32): bool {
+export function minmaxBits(vp: usize, a: i32, e: i32): bool {
   const first = load<i32>(vp + (<usize>a << 2));
   let vmn = i32x4.splat(first);
   let vmx = vmn;
@@ -310,9 +310,10 @@ function minmaxBits(vp: usize, a: i32, e: i32): bool {
   let bmx = bmn;
   const lastStart = e - BLK; // > a: the last block ends exactly at e
   // Blocks at a + 1, a + 65, ... before lastStart, then the block at lastStart (it overlaps the
-  // one before unless the column ends on a block boundary). The last block is written out
-  // after the loop rather than clamped inside it.
-  for (let j = a + 1; j < lastStart; j += BLK) {
+  // one before unless the column ends on a block boundary): one copy of the block in the loop,
+  // the last start clamped.
+  let j = a + 1;
+  while (true) {
     // two vectors at a time. The engine's scheduler would otherwise compute the whole block's
     // minimum tree first and its maximum tree after it, keeping all 16 vectors live (16
     // registers: spills). Storing the first half's extremes to a scratch slot orders the
@@ -357,48 +358,8 @@ function minmaxBits(vp: usize, a: i32, e: i32): bool {
     vmn = i32x4.min_s(vmn, lo);
     bmx = i32x4.max_s(bmx, v128.and(here, i32x4.gt_s(hi, vmx)));
     vmx = i32x4.max_s(vmx, hi);
-  }
-  {
-    const p = vp + (<usize>lastStart << 2);
-    let v0 = v128.load(p);
-    let v1 = v128.load(p, 16);
-    let lo = i32x4.min_s(v0, v1);
-    let hi = i32x4.max_s(v0, v1);
-    v0 = v128.load(p, 32);
-    v1 = v128.load(p, 48);
-    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
-    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
-    v0 = v128.load(p, 64);
-    v1 = v128.load(p, 80);
-    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
-    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
-    v0 = v128.load(p, 96);
-    v1 = v128.load(p, 112);
-    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
-    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
-    v128.store(FENCE, hi);
-    v128.store(FENCE, lo, 16);
-    v0 = v128.load(p, 128);
-    v1 = v128.load(p, 144);
-    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
-    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
-    v0 = v128.load(p, 160);
-    v1 = v128.load(p, 176);
-    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
-    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
-    v0 = v128.load(p, 192);
-    v1 = v128.load(p, 208);
-    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
-    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
-    v0 = v128.load(p, 224);
-    v1 = v128.load(p, 240);
-    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
-    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
-    const here = i32x4.splat(lastStart);
-    bmn = i32x4.max_s(bmn, v128.and(here, i32x4.lt_s(lo, vmn)));
-    vmn = i32x4.min_s(vmn, lo);
-    bmx = i32x4.max_s(bmx, v128.and(here, i32x4.gt_s(hi, vmx)));
-    vmx = i32x4.max_s(vmx, hi);
+    if (j >= lastStart) break;
+    j = min(j + BLK, lastStart);
   }
   let m = i32x4.min_s(vmn, i8x16.shuffle(vmn, vmn, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
   m = i32x4.min_s(m, i8x16.shuffle(m, m, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11));
@@ -434,7 +395,7 @@ function minmaxBits(vp: usize, a: i32, e: i32): bool {
   return <u64>(<u32>i8x16.bitmask(i8x16.narrow_i16x8_s(a, b)));
 }
 
-function firstEqualBits(vp: usize, j: i32, m: i32): i32 {
+export function firstEqualBits(vp: usize, j: i32, m: i32): i32 {
   const all = i32x4.splat(m);
   const p = vp + (<usize>j << 2);
   const mask = eq16(p, all) | (eq16(p + 64, all) << 16) | (eq16(p + 128, all) << 32) | (eq16(p + 192, all) << 48);
