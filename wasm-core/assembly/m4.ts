@@ -395,7 +395,8 @@ export function minmaxBits(vp: usize, a: i32, e: i32): bool {
   return <u64>(<u32>i8x16.bitmask(i8x16.narrow_i16x8_s(a, b)));
 }
 
-export function firstEqualBits(vp: usize, j: i32, m: i32): i32 {
+// @ts-ignore: decorator
+@inline export function firstEqualBits(vp: usize, j: i32, m: i32): i32 {
   const all = i32x4.splat(m);
   const p = vp + (<usize>j << 2);
   const mask = eq16(p, all) | (eq16(p + 64, all) << 16) | (eq16(p + 128, all) << 32) | (eq16(p + 192, all) << 48);
@@ -438,6 +439,11 @@ function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
   const tLast = load<f64>(tp + (<usize>(hi - 1) << 3));
   const cLast = column(tLast);
   const invDt = hi - 1 > i && tLast > tA ? <f64>(hi - 1 - i) / (tLast - tA) : 0.0;
+  // the column function's constants in locals (globals are memory to the engine)
+  const t0 = T0;
+  const k0 = K;
+  const ik = invK;
+  const eps = EPS;
   while (i < hi) {
     let g = 0;
     let j = i; // start of column c
@@ -446,17 +452,17 @@ function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
       let nc: i32 = 0; // column of point e, when e < hi
       if (c >= cLast) e = hi;
       else {
-        const k = Math.ceil((T0 + (<f64>c + 0.5) * invK - tA) * invDt);
+        const k = Math.ceil((t0 + (<f64>c + 0.5) * ik - tA) * invDt);
         let p = k >= <f64>(hi - iA) ? hi : iA + <i32>k;
         if (p <= j) p = j + 1;
         if (p < hi) {
           // confirmed without column(): x as column() computes it, away from whole numbers by
           // more than EPS, puts the point before p in column <= c and the point at p in c + 1
-          const xa = (load<f64>(tp + (<usize>p << 3)) - T0) * K + 0.5;
-          const xb = (load<f64>(tp + (<usize>(p - 1) << 3)) - T0) * K + 0.5;
+          const xa = (load<f64>(tp + (<usize>p << 3)) - t0) * k0 + 0.5;
+          const xb = (load<f64>(tp + (<usize>(p - 1) << 3)) - t0) * k0 + 0.5;
           reads += 2;
           const c1 = <f64>(c + 1);
-          if ((xb < c1 - EPS) & (xa > c1 + EPS) & (xa < c1 + (1.0 - EPS))) {
+          if ((xb < c1 - eps) & (xa > c1 + eps) & (xa < c1 + (1.0 - eps))) {
             e = p;
             nc = c + 1; // not from the load: the next prediction must not wait for it
           }
