@@ -415,9 +415,12 @@ export function minmaxBits(vp: usize, a: i32, e: i32): bool {
  * overlap. When a confirmation fails (a gap, an uneven spacing, a column with no points), one
  * step either way or galloping finds the end, and the prediction is anchored again there.
  *
- * Then the values of those G columns are scanned. A column that starts and ends inside this run
- * with no column open from the run before (every column but a run's first and last) is written
- * out at once; the others go through the open column (globals), which a later run may continue.
+ * Then the values of those G columns are scanned, and then their first-index searches are made
+ * (apart from the scan, so that the searches' dependent steps overlap each other rather than
+ * stall the scan; 8 columns of 525 values are 17 KB, still in L1 for the searches: G = 32 was
+ * slower, 52 against 48 µs). A column that starts and ends inside this run with no column open
+ * from the run before (every column but a run's first and last) is written out at once; the
+ * others go through the open column (globals), which a later run may continue.
  */
 const G: i32 = 8;
 const ENDS: usize = memory.data(G * 4, 16);
