@@ -15,7 +15,8 @@ let span: f64 = 1;
 // The open column. Its points are held by the ADDRESS of their time (fA, mnA, mxA, lA) and the
 // run (segment) they come from: reading the times of a column's minimum and maximum at once
 // would be two cache misses on the time column per pixel, one after the other. The output takes
-// the addresses too, and one pass at the end reads all the times with independent loads.
+// the addresses too (as u32 in the low half of each time slot: no conversion to f64 and back),
+// and one pass at the end reads all the times with independent loads.
 // Within a run address order is time order; runs are in time order.
 let run: i32 = 0;
 let col: i32 = -1;
@@ -96,7 +97,7 @@ function begin(t0: f64, t1: f64, width: i32, ot: usize, ov: usize): void {
 
 // @ts-ignore: decorator
 @inline function put(a: usize, v: f64): void {
-  store<f64>(outT + (<usize>outN << 3), <f64>a);
+  store<u32>(outT + (<usize>outN << 3), <u32>a);
   store<f64>(outV + (<usize>outN << 3), v);
   outN++;
 }
@@ -285,24 +286,34 @@ function firstEqual(vp: usize, j: i32, m: f32): i32 {
  * For floats without the sign bit and not NaN, integer order is float order and integer equality
  * is float equality, and i32x4.min_s/max_s are cheaper than f32x4.pmin/pmax. Whether the column
  * qualifies falls out of the result itself: a sign bit makes the integer minimum negative, a NaN
- * makes the maximum exceed +infinity's pattern. Then it answers -1 and the float path decides;
- * otherwise the index of the first maximum << 32 | the index of the first minimum.
- * Same block scheme as the float path, with the running extremes in locals.
+ * makes the maximum exceed +infinity's pattern. Then it answers false and the float path decides.
+ * Otherwise it leaves the extremes' bit patterns in bitsMn/bitsMx and the starts of the blocks
+ * holding their first occurrences in bitsMb/bitsXb, for firstEqualBits() to search later (the
+ * caller scans G columns first and searches after, so the searches' chains of dependent steps
+ * overlap each other). Same block scheme as the float path, with the running extremes in
+ * locals; a lane that never strictly improves keeps block a, the column's first point, which
+ * holds that lane's extreme (the first value) at a itself: no special case for an extreme at a.
  */
 // Scratch for the ordering stores in minmaxBits (never read).
 const FENCE: usize = memory.data(32, 16);
 
-function minmaxBits(vp: usize, a: i32, e: i32): i64 {
+export let bitsMn: i32 = 0;
+export let bitsMx: i32 = 0;
+export let bitsMb: i32 = 0;
+export let bitsXb: i32 = 0;
+
+export function minmaxBits(vp: usize, a: i32, e: i32): bool {
   const first = load<i32>(vp + (<usize>a << 2));
   let vmn = i32x4.splat(first);
   let vmx = vmn;
-  let bmn = i32x4.splat(0);
+  let bmn = i32x4.splat(a);
   let bmx = bmn;
   const lastStart = e - BLK; // > a: the last block ends exactly at e
   // Blocks at a + 1, a + 65, ... before lastStart, then the block at lastStart (it overlaps the
-  // one before unless the column ends on a block boundary). The last block is written out
-  // after the loop rather than clamped inside it.
-  for (let j = a + 1; j < lastStart; j += BLK) {
+  // one before unless the column ends on a block boundary): one copy of the block in the loop,
+  // the last start clamped.
+  let j = a + 1;
+  while (true) {
     // two vectors at a time. The engine's scheduler would otherwise compute the whole block's
     // minimum tree first and its maximum tree after it, keeping all 16 vectors live (16
     // registers: spills). Storing the first half's extremes to a scratch slot orders the
@@ -347,48 +358,8 @@ function minmaxBits(vp: usize, a: i32, e: i32): i64 {
     vmn = i32x4.min_s(vmn, lo);
     bmx = i32x4.max_s(bmx, v128.and(here, i32x4.gt_s(hi, vmx)));
     vmx = i32x4.max_s(vmx, hi);
-  }
-  {
-    const p = vp + (<usize>lastStart << 2);
-    let v0 = v128.load(p);
-    let v1 = v128.load(p, 16);
-    let lo = i32x4.min_s(v0, v1);
-    let hi = i32x4.max_s(v0, v1);
-    v0 = v128.load(p, 32);
-    v1 = v128.load(p, 48);
-    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
-    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
-    v0 = v128.load(p, 64);
-    v1 = v128.load(p, 80);
-    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
-    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
-    v0 = v128.load(p, 96);
-    v1 = v128.load(p, 112);
-    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
-    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
-    v128.store(FENCE, hi);
-    v128.store(FENCE, lo, 16);
-    v0 = v128.load(p, 128);
-    v1 = v128.load(p, 144);
-    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
-    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
-    v0 = v128.load(p, 160);
-    v1 = v128.load(p, 176);
-    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
-    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
-    v0 = v128.load(p, 192);
-    v1 = v128.load(p, 208);
-    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
-    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
-    v0 = v128.load(p, 224);
-    v1 = v128.load(p, 240);
-    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
-    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
-    const here = i32x4.splat(lastStart);
-    bmn = i32x4.max_s(bmn, v128.and(here, i32x4.lt_s(lo, vmn)));
-    vmn = i32x4.min_s(vmn, lo);
-    bmx = i32x4.max_s(bmx, v128.and(here, i32x4.gt_s(hi, vmx)));
-    vmx = i32x4.max_s(vmx, hi);
+    if (j >= lastStart) break;
+    j = min(j + BLK, lastStart);
   }
   let m = i32x4.min_s(vmn, i8x16.shuffle(vmn, vmn, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
   m = i32x4.min_s(m, i8x16.shuffle(m, m, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11));
@@ -396,10 +367,12 @@ function minmaxBits(vp: usize, a: i32, e: i32): i64 {
   x = i32x4.max_s(x, i8x16.shuffle(x, x, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11));
   const mn = i32x4.extract_lane(m, 0);
   const mx = i32x4.extract_lane(x, 0);
-  if (mn < 0 || mx > 0x7f800000) return -1;
-  const lo = mn < first ? firstEqualBits(vp, earliestBits(bmn, i32x4.gt_s(vmn, m)), mn) : a;
-  const hi = mx > first ? firstEqualBits(vp, earliestBits(bmx, i32x4.lt_s(vmx, x)), mx) : a;
-  return (<i64>hi << 32) | <i64>(<u32>lo);
+  if (mn < 0 || mx > 0x7f800000) return false;
+  bitsMn = mn;
+  bitsMx = mx;
+  bitsMb = earliestBits(bmn, i32x4.gt_s(vmn, m));
+  bitsXb = earliestBits(bmx, i32x4.lt_s(vmx, x));
+  return true;
 }
 
 /**
@@ -422,7 +395,8 @@ function minmaxBits(vp: usize, a: i32, e: i32): i64 {
   return <u64>(<u32>i8x16.bitmask(i8x16.narrow_i16x8_s(a, b)));
 }
 
-function firstEqualBits(vp: usize, j: i32, m: i32): i32 {
+// @ts-ignore: decorator
+@inline export function firstEqualBits(vp: usize, j: i32, m: i32): i32 {
   const all = i32x4.splat(m);
   const p = vp + (<usize>j << 2);
   const mask = eq16(p, all) | (eq16(p + 64, all) << 16) | (eq16(p + 128, all) << 32) | (eq16(p + 192, all) << 48);
@@ -441,13 +415,19 @@ function firstEqualBits(vp: usize, j: i32, m: i32): i32 {
  * overlap. When a confirmation fails (a gap, an uneven spacing, a column with no points), one
  * step either way or galloping finds the end, and the prediction is anchored again there.
  *
- * Then the values of those G columns are scanned. A column that starts and ends inside this run
- * with no column open from the run before (every column but a run's first and last) is written
- * out at once; the others go through the open column (globals), which a later run may continue.
+ * Then the values of those G columns are scanned, and then their first-index searches are made
+ * (apart from the scan, so that the searches' dependent steps overlap each other rather than
+ * stall the scan; 8 columns of 525 values are 17 KB, still in L1 for the searches: G = 32 was
+ * slower, 52 against 48 µs). A column that starts and ends inside this run with no column open
+ * from the run before (every column but a run's first and last) is written out at once; the
+ * others go through the open column (globals), which a later run may continue.
  */
-const G: i32 = 32;
+const G: i32 = 8;
 const ENDS: usize = memory.data(G * 4, 16);
 const COLS: usize = memory.data(G * 4, 16);
+// Per column of the G: first minimum and maximum (indices, or the blocks to search), the extremes' bit patterns.
+const RES: usize = memory.data(G * 16, 16);
+const SEARCH: usize = memory.data(G, 16);
 
 function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
   if (i >= hi) return;
@@ -462,6 +442,11 @@ function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
   const tLast = load<f64>(tp + (<usize>(hi - 1) << 3));
   const cLast = column(tLast);
   const invDt = hi - 1 > i && tLast > tA ? <f64>(hi - 1 - i) / (tLast - tA) : 0.0;
+  // the column function's constants in locals (globals are memory to the engine)
+  const t0 = T0;
+  const k0 = K;
+  const ik = invK;
+  const eps = EPS;
   while (i < hi) {
     let g = 0;
     let j = i; // start of column c
@@ -470,17 +455,17 @@ function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
       let nc: i32 = 0; // column of point e, when e < hi
       if (c >= cLast) e = hi;
       else {
-        const k = Math.ceil((T0 + (<f64>c + 0.5) * invK - tA) * invDt);
+        const k = Math.ceil((t0 + (<f64>c + 0.5) * ik - tA) * invDt);
         let p = k >= <f64>(hi - iA) ? hi : iA + <i32>k;
         if (p <= j) p = j + 1;
         if (p < hi) {
           // confirmed without column(): x as column() computes it, away from whole numbers by
           // more than EPS, puts the point before p in column <= c and the point at p in c + 1
-          const xa = (load<f64>(tp + (<usize>p << 3)) - T0) * K + 0.5;
-          const xb = (load<f64>(tp + (<usize>(p - 1) << 3)) - T0) * K + 0.5;
+          const xa = (load<f64>(tp + (<usize>p << 3)) - t0) * k0 + 0.5;
+          const xb = (load<f64>(tp + (<usize>(p - 1) << 3)) - t0) * k0 + 0.5;
           reads += 2;
           const c1 = <f64>(c + 1);
-          if ((xb < c1 - EPS) & (xa > c1 + EPS) & (xa < c1 + (1.0 - EPS))) {
+          if ((xb < c1 - eps) & (xa > c1 + eps) & (xa < c1 + (1.0 - eps))) {
             e = p;
             nc = c + 1; // not from the load: the next prediction must not wait for it
           }
@@ -505,36 +490,53 @@ function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
       c = nc;
       if ((g == G) | (j >= hi)) break;
     }
+    // The G columns' values: extremes, and where a first-index search is still to be made.
+    // Kept apart from the searches and the output so that each loop holds few values (no spills)
+    // and the searches, independent of each other, overlap.
+    let a = i;
     for (let q = 0; q < g; q++) {
       const e = load<i32>(ENDS + (<usize>q << 2));
-      let mi = i;
-      let xi = i;
-      const both = e - i > BLK ? minmaxBits(vp, i, e) : -1;
-      if (both >= 0) {
-        mi = <i32>both;
-        xi = <i32>(both >>> 32);
+      const r = RES + (<usize>q << 4);
+      if (e - a > BLK && minmaxBits(vp, a, e)) {
+        store<i32>(r, bitsMb);
+        store<i32>(r, bitsXb, 4);
+        store<i32>(r, bitsMn, 8);
+        store<i32>(r, bitsMx, 12);
+        store<u8>(SEARCH + <usize>q, 1);
       } else {
-        minmax(vp, i, e);
-        mi = minI;
-        xi = maxI;
+        minmax(vp, a, e);
+        store<i32>(r, minI);
+        store<i32>(r, maxI, 4);
+        store<u8>(SEARCH + <usize>q, 0);
+      }
+      a = e;
+    }
+    for (let q = 0; q < g; q++) {
+      const e = load<i32>(ENDS + (<usize>q << 2));
+      const r = RES + (<usize>q << 4);
+      let mi = load<i32>(r);
+      let xi = load<i32>(r, 4);
+      if (load<u8>(SEARCH + <usize>q)) {
+        mi = firstEqualBits(vp, mi, load<i32>(r, 8));
+        xi = firstEqualBits(vp, xi, load<i32>(r, 12));
       }
       if ((e < hi) & (col < 0)) {
         // A whole column: first, then min and max in time order, then last, without repeats.
         // Branch-free: each point is written at n, and n moves on unless it repeats the point
-        // before.
+        // before. Times go out as their addresses (u32), read at the end.
         const a = min(mi, xi);
         const b = max(mi, xi);
         const l = e - 1;
-        store<f64>(oT + (<usize>n << 3), <f64>(tp + (<usize>i << 3)));
+        store<u32>(oT + (<usize>n << 3), <u32>(tp + (<usize>i << 3)));
         store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>i << 2)));
         n++;
-        store<f64>(oT + (<usize>n << 3), <f64>(tp + (<usize>a << 3)));
+        store<u32>(oT + (<usize>n << 3), <u32>(tp + (<usize>a << 3)));
         store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>a << 2)));
         n += <i32>(a != i);
-        store<f64>(oT + (<usize>n << 3), <f64>(tp + (<usize>b << 3)));
+        store<u32>(oT + (<usize>n << 3), <u32>(tp + (<usize>b << 3)));
         store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>b << 2)));
         n += <i32>(b != a);
-        store<f64>(oT + (<usize>n << 3), <f64>(tp + (<usize>l << 3)));
+        store<u32>(oT + (<usize>n << 3), <u32>(tp + (<usize>l << 3)));
         store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>l << 2)));
         n += <i32>(l != b);
       } else {
@@ -598,7 +600,7 @@ export function m4(tp: usize, vp: usize, n: i32, t0: f64, t1: f64, width: i32, o
   flush();
   for (let i = 0; i < outN; i++) {
     const o = outT + (<usize>i << 3);
-    store<f64>(o, load<f64>(<usize>load<f64>(o)));
+    store<f64>(o, load<f64>(<usize>load<u32>(o)));
   }
   timeReads += outN;
   return outN;
@@ -675,7 +677,7 @@ export function storeView(s: usize, t0: f64, t1: f64, width: i32, ot: usize, ov:
   for (let i = 0; i < outN; i++) {
     const tp = outT + (<usize>i << 3);
     const vp = outV + (<usize>i << 3);
-    store<f64>(tp, load<f64>(<usize>load<f64>(tp)) / 1000.0);
+    store<f64>(tp, load<f64>(<usize>load<u32>(tp)) / 1000.0);
     const v = convertValue(load<f64>(vp));
     store<f64>(vp, v);
     if (i == insideStart && i < insideEnd) {
