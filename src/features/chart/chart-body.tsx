@@ -1,4 +1,6 @@
-import { useId, useMemo, type KeyboardEvent } from 'react';
+import { useId, useMemo, type KeyboardEvent, type ReactNode } from 'react';
+import { useSelector } from '@xstate/react';
+import type { ActorRef, Snapshot } from 'xstate';
 import { Box, Button, Center, Group, Loader, Progress, ScrollArea, SegmentedControl, Stack, Table, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
 import { IconAlertTriangle, IconChartLine, IconDownload, IconPlayerRecordFilled } from '@tabler/icons-react';
 import { DateTime } from 'luxon';
@@ -13,7 +15,12 @@ export type ChartStatus = 'loading' | 'drawing' | 'ready' | 'empty' | 'failed';
 export interface ChartBodyProps {
   height: number;
   status: ChartStatus;
+  /** The machine's context; its `progress` may be stale (the pane leaves it out): read showsProgress. */
   context: ChartContext;
+  /** A load has reported chunks to fetch. */
+  showsProgress: boolean;
+  /** The progress bar (ChartProgress), which follows the reports itself. */
+  progress: ReactNode;
   guides: readonly Guide[];
   unit: string;
   axisLabel: string;
@@ -37,7 +44,7 @@ export function ChartBody(props: ChartBodyProps) {
   const { height, status, context: c, guides, unit, axisLabel, decimals, timeZone, send } = props;
   // while a load runs over a drawn chart, the chart stays until the worker reports chunks to fetch:
   // a range already held (no fetch) goes straight to its new drawing, without an overlay in between
-  const showOverlay = (status === 'loading' && (!c.view || c.progress !== null)) || status === 'failed' || status === 'empty' || (status === 'drawing' && !c.view);
+  const showOverlay = (status === 'loading' && (!c.view || props.showsProgress)) || status === 'failed' || status === 'empty' || (status === 'drawing' && !c.view);
   const when = (ms: number, fmt: string) => DateTime.fromMillis(ms, { zone: timeZone }).toFormat(fmt);
   const ids = { help: useId(), summary: useId() };
   const view = status === 'ready' ? c.view : null;
@@ -156,7 +163,7 @@ export function ChartBody(props: ChartBodyProps) {
                 )}
               </Stack>
             ) : (
-              <LoadingProgress done={c.progress?.chunksDone ?? 0} total={c.progress?.chunksTotal ?? 0} points={c.progress?.points ?? 0} />
+              props.progress
             )}
           </Center>
         )}
@@ -205,8 +212,15 @@ function ChartTable(p: { view: NonNullable<ChartContext['view']>; height: number
   );
 }
 
-/** A year is 25 chunks: the bar fills as they arrive (in steps: an animated width is a run of frames for each report). */
-function LoadingProgress({ done, total, points }: { done: number; total: number; points: number }) {
+/**
+ * A year is 25 chunks: the bar fills as they arrive (in steps: an animated width is a run of frames
+ * for each report). It reads the reports from the chart's actor itself, so a report re-renders the bar only.
+ */
+export function ChartProgress({ actor }: { actor: ActorRef<Snapshot<unknown> & { context: ChartContext }, ChartEvent> }) {
+  const progress = useSelector(actor, (s) => s.context.progress);
+  const done = progress?.chunksDone ?? 0;
+  const total = progress?.chunksTotal ?? 0;
+  const points = progress?.points ?? 0;
   return (
     <Stack align="center" gap={6} w={260}>
       {total > 0 ? <Progress value={(100 * done) / total} transitionDuration={0} w="100%" size="sm" aria-label="Loading measurements" /> : <Loader size="sm" aria-label="Loading measurements" />}

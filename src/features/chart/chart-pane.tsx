@@ -2,6 +2,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useSearchParams } from 'react-router-dom';
 import { Paper, Stack } from '@mantine/core';
+import type { ChartContext } from '../../../machines/chart.machine';
 import type { Organisation } from '../../contract/organisation.schema';
 import type { Sensor } from '../../contract/sensor.schema';
 import { subscribeLive } from '../../shared/live';
@@ -9,7 +10,7 @@ import { chartWorker } from './chart-worker';
 import { downloadCsv, provideChart } from './chart-edges';
 import { axisLabel, chartModes, decimalsOf, guidesOf, unitOf } from './chart-scales';
 import { ChartToolbar } from './chart-toolbar';
-import { ChartBody } from './chart-body';
+import { ChartBody, ChartProgress } from './chart-body';
 import { ExportModal } from './export-modal';
 import { rangeText } from './date-range-picker';
 import { viewerTimeZone } from './chart-reading';
@@ -26,6 +27,12 @@ export function ChartPane({ sensor, org, height = 335 }: ChartPaneProps) {
   // a saved conversion or offset changes the data modes and every converted value: start afresh
   const settings = `${JSON.stringify(sensor.conversionConfigs[0] ?? null)}/${sensor.displayInfo.offsetMeasurement ?? ''}`;
   return <Chart key={`${org.id}/${sensor.id}/${settings}`} sensor={sensor} org={org} height={height} />;
+}
+
+/** Equal contexts but for the load's progress, which ChartProgress reads on its own. */
+export function sameButProgress(a: ChartContext, b: ChartContext): boolean {
+  for (const key of Object.keys(a) as (keyof ChartContext)[]) if (key !== 'progress' && a[key] !== b[key]) return false;
+  return true;
 }
 
 function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
@@ -46,7 +53,10 @@ function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
       query: { start: query.get('start'), end: query.get('end') },
     },
   });
-  const c = useSelector(actor, (s) => s.context);
+  // a progress report (25 a year) re-renders only the progress bar, not the pane
+  const c = useSelector(actor, (s) => s.context, sameButProgress);
+  const loading = useSelector(actor, (s) => s.context.progress !== null);
+  const progress = useMemo(() => <ChartProgress actor={actor} />, [actor]);
   const status = useSelector(actor, (s) =>
     s.matches({ data: 'clock' }) || s.matches({ data: { normal: 'loading' } }) || s.matches({ data: { live: 'loading' } })
       ? 'loading'
@@ -95,6 +105,8 @@ function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
           height={height}
           status={status}
           context={c}
+          showsProgress={loading}
+          progress={progress}
           guides={guides}
           unit={unitOf(c.dataMode, unit)}
           axisLabel={axisLabel(c.dataMode, unit, sensor)}
