@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/db';
 import type { SensorNotification } from '../../src/contract/notification.schema';
 import type { WebhookEvent } from '../../src/contract/live.schema';
-import { enqueue, enqueueMany, type Channel, type EmailPayload } from './outbox';
+import { enqueue, enqueueMany, type EmailPayload, type OutboxRow } from './outbox';
 import { alertSubject, describeAlert, type AlertEventType } from './alert-text';
 
 export interface AlertSensor {
@@ -69,11 +69,14 @@ export const alertAudienceOf = (row: { orgs: AlertAudience['orgs'] | null; membe
 export async function enqueueAlertDeliveries(q: Queryable, events: AlertEvent[], audience?: AlertAudience) {
   const orgIds = [...new Set(events.map((e) => e.sensor.org_id).filter((id): id is string => !!id))];
   if (!orgIds.length) return;
-  const { orgs: orgRows, members, hooks } =
-    audience ??
-    alertAudienceOf((await q.query<Parameters<typeof alertAudienceOf>[0]>(`SELECT ${alertAudienceColumns(1)}`, [orgIds]))[0]);
+  const who = audience ?? alertAudienceOf((await q.query<Parameters<typeof alertAudienceOf>[0]>(`SELECT ${alertAudienceColumns(1)}`, [orgIds]))[0]);
+  await enqueueMany(q, alertDeliveryRows(events, who));
+}
+
+/** The outbox rows of alert events, in order, for their organisations' audience. */
+export function alertDeliveryRows(events: AlertEvent[], { orgs: orgRows, members, hooks }: AlertAudience): OutboxRow[] {
   const orgs = new Map(orgRows.map((o) => [o.id, o]));
-  const rows: { channel: Channel; recipient: string; payload: object; at: number }[] = [];
+  const rows: OutboxRow[] = [];
   for (const { type, sensor, n, now } of events) {
     const org = sensor.org_id ? orgs.get(sensor.org_id) : undefined;
     if (!org || !sensor.org_id) continue;
@@ -96,7 +99,7 @@ export async function enqueueAlertDeliveries(q: Queryable, events: AlertEvent[],
     const event: Omit<WebhookEvent, 'timestamp'> = { type, organisationId: sensor.org_id, notification: n, sensor: { id: sensor.id, serial: sensor.serial, name: sensor.name } };
     for (const h of hooks.filter((x) => x.org_id === sensor.org_id)) rows.push({ channel: 'webhook', recipient: h.id, payload: { event: { ...event, timestamp: new Date(now).toISOString() } }, at: now });
   }
-  await enqueueMany(q, rows);
+  return rows;
 }
 
 /** One outbox row per webhook integration of the organisation; the row id becomes the webhook-id. */

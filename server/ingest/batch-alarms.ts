@@ -5,7 +5,8 @@ import type { SensorNotification } from '../../src/contract/notification.schema'
 import type { LiveNotificationMessage } from '../../src/contract/live.schema';
 import type { AlarmPlan } from '../alarms/engine';
 import type { OpenRow } from '../alarms/notifications';
-import { enqueueAlertDeliveries, type AlertAudience } from '../delivery/alerts';
+import { alertDeliveryRows, type AlertAudience } from '../delivery/alerts';
+import type { OutboxRow } from '../delivery/outbox';
 import type { SensorRow } from './uplink-rules';
 
 const CLOSE_SQL = prepared(
@@ -30,7 +31,7 @@ interface Change {
 
 /**
  * The notifications a batch opens and closes, applied in order per uplink as the alarm engine
- * plans them, then written with two statements and one insert of their deliveries. A notification
+ * plans them, then written with two statements; their deliveries go with the batch's last statement. A notification
  * opened and closed inside the batch is inserted already closed. As with one uplink at a time, a
  * notification ended elsewhere meanwhile, or already open, changes nothing and sends nothing.
  */
@@ -59,9 +60,12 @@ export class AlarmWrites {
     }
   }
 
-  /** Writes the batch's notification changes and their deliveries (to `audience` when the caller read it already). */
-  async write(q: Queryable, audience?: AlertAudience) {
-    if (!this.changes.length) return;
+  /**
+   * Writes the batch's notification changes; returns the outbox rows of those that took effect
+   * (their alert deliveries to `audience`), for the caller to insert with its last statement.
+   */
+  async write(q: Queryable, audience: AlertAudience): Promise<OutboxRow[]> {
+    if (!this.changes.length) return [];
     const closed = new Set<string>();
     if (this.closes.size) {
       const rows = await q.query<{ id: string }>(CLOSE_SQL, [[...this.closes.keys()], [...this.closes.values()]]);
@@ -74,8 +78,7 @@ export class AlarmWrites {
     }
     const done = this.changes.filter((c) => (c.existing ? closed : inserted).has(c.n.id));
     for (const c of done) c.into.push({ event: c.event, serial: c.sensor.serial, sensorName: c.sensor.name, notification: c.n });
-    await enqueueAlertDeliveries(
-      q,
+    return alertDeliveryRows(
       done.map((c) => ({ type: c.event === 'opened' ? 'alert.triggered' : 'alert.cleared', sensor: c.sensor, n: c.n, now: c.now })),
       audience,
     );

@@ -10,6 +10,7 @@ import { AlarmWrites } from './batch-alarms';
 import { hashDeviceKey, nextLatestData, type Point, type SensorRow } from './uplink-rules';
 import { busySensorsColumn, settleDownlinks, type Downlink } from './batch-downlinks';
 import { alertAudienceColumns, alertAudienceOf, type AlertAudience } from '../delivery/alerts';
+import { insertOutboxRows, outboxRowsJson } from '../delivery/outbox';
 import type { TaskRow } from '../tasks/lifecycle';
 
 /** One uplink waiting for its batch: who sent it and when it arrived. */
@@ -56,11 +57,11 @@ const INSERT_MEASUREMENTS_SQL = prepared(
    SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::real[], $4::real[])
    ON CONFLICT (sensor_id, time) DO NOTHING RETURNING sensor_id, time, raw_distance, beta_raw_distance`,
 );
-const INSERT_ERRORS_SQL = prepared(
-  `INSERT INTO measurement_errors (sensor_id, code, time) SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[]) ON CONFLICT DO NOTHING`,
-);
-const UPDATE_SENSORS_SQL = prepared(
-  `UPDATE sensors s SET latest_data = u.latest, latest_boot_info = COALESCE(u.boot, s.latest_boot_info)
+/** The batch's last statement: the error codes, the alert deliveries and the sensors' latest data. */
+const FINAL_SQL = prepared(
+  `WITH errors AS (INSERT INTO measurement_errors (sensor_id, code, time) SELECT * FROM unnest($2::uuid[], $3::text[], $4::bigint[]) ON CONFLICT DO NOTHING),
+   deliveries AS (${insertOutboxRows(5)})
+   UPDATE sensors s SET latest_data = u.latest, latest_boot_info = COALESCE(u.boot, s.latest_boot_info)
    FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, latest jsonb, boot jsonb) WHERE s.id = u.id`,
 );
 
@@ -134,11 +135,6 @@ export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Inges
     }
   }
 
-  const errs = accepted.flatMap(({ p, r }) => p.up.errors.map((e) => [r.sensor.id, e.code, e.time] as const));
-  if (errs.length) {
-    await q.query(INSERT_ERRORS_SQL, [errs.map((e) => e[0]), errs.map((e) => e[1]), errs.map((e) => e[2])]);
-  }
-
   // the open notifications of every sensor of the batch (read above), then the rules per uplink in order
   const open = new Map<string, Map<string, OpenRow>>(inOrgs.map((id) => [id, new Map()]));
   for (const { sensor_id, ...o } of read.open ?? []) open.get(sensor_id)!.set(o.condition_key, o);
@@ -175,7 +171,7 @@ export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Inges
     if (p.up.bootInfo) bootOf.set(sensor.id, p.up.bootInfo);
   }
 
-  await alarmWrites.write(q, audience);
+  const deliveries = await alarmWrites.write(q, audience);
   // before latest data is written: collecting a task stamps lastDownlinkRequestAt into it
   await settleDownlinks(q, accepted.map(({ p, r }) => ({ sensorId: r.sensor.id, up: p.up, now: p.now, result: r })), new Set(read.busy ?? []));
   for (const { r } of accepted) {
@@ -183,7 +179,14 @@ export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Inges
     const asked = r.latest.lastDownlinkRequestAt;
     if (typeof asked === 'number' && last !== r.latest) last.lastDownlinkRequestAt = Math.max(asked, Number(last.lastDownlinkRequestAt ?? 0));
   }
-  await q.query(UPDATE_SENSORS_SQL, [JSON.stringify([...latestOf].map(([id, latest]) => ({ id, latest, boot: bootOf.get(id) ?? null })))]);
+  const errs = accepted.flatMap(({ p, r }) => p.up.errors.map((e) => [r.sensor.id, e.code, e.time] as const));
+  await q.query(FINAL_SQL, [
+    JSON.stringify([...latestOf].map(([id, latest]) => ({ id, latest, boot: bootOf.get(id) ?? null }))),
+    errs.map((e) => e[0]),
+    errs.map((e) => e[1]),
+    errs.map((e) => e[2]),
+    outboxRowsJson(deliveries),
+  ]);
   return results;
 }
 
