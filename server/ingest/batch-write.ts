@@ -38,13 +38,20 @@ const SENSOR_COLUMNS = 'id, serial, org_id, name, sensor_type, device_key_hash, 
 const LOCK_SQL = prepared(`SELECT ${SENSOR_COLUMNS} FROM sensors WHERE serial = ANY($1::text[]) ORDER BY id FOR UPDATE`);
 
 /**
- * Everything the batch reads once its sensors are locked, in one statement (one JSON column each):
- * the 1-hour window of rapid-change alarms as it stood before this batch (the oldest point of each
- * windowed uplink's hour, `win`), the open notifications of the sensors in organisations (`open`),
- * the sensors with downlink tasks in flight (`busy`), and who their organisations' alert events go
- * to (`orgs`, `members`, `hooks`).
+ * Everything the batch reads once its sensors are locked, and its measurements, in one statement
+ * (one JSON column each): the measurements stored (`stored`: the insert's RETURNING, duplicates on
+ * (sensor, time) left out), and, all as they stood before this batch (the insert's rows are not
+ * visible to the rest of its own statement), the 1-hour window of rapid-change alarms (the oldest
+ * point of each windowed uplink's hour, `win`), the open notifications of the sensors in
+ * organisations (`open`), the sensors with downlink tasks in flight (`busy`), and who their
+ * organisations' alert events go to (`orgs`, `members`, `hooks`).
  */
-const READ_SQL = prepared(`SELECT
+const READ_SQL = prepared(`WITH ins AS (
+    INSERT INTO measurements (sensor_id, time, raw_distance, beta_raw_distance)
+    SELECT * FROM unnest($7::uuid[], $8::bigint[], $9::real[], $10::real[])
+    ON CONFLICT (sensor_id, time) DO NOTHING RETURNING sensor_id, time, raw_distance, beta_raw_distance)
+  SELECT
+  (SELECT json_agg(json_build_object('sensor_id', sensor_id, 'time', time, 'raw_distance', raw_distance, 'beta_raw_distance', beta_raw_distance)) FROM ins) AS stored,
   (SELECT json_agg(json_build_object('i', u.i, 'time', m.time, 'raw_distance', m.raw_distance)) FROM unnest($1::uuid[], $2::bigint[], $3::int[]) AS u(sid, hi, i)
      CROSS JOIN LATERAL (SELECT time, raw_distance FROM measurements WHERE sensor_id = u.sid AND time >= u.hi - ${ALARM_WINDOW_MS} AND time < u.hi ORDER BY time LIMIT 1) m) AS win,
   (SELECT json_agg(json_build_object('sensor_id', sensor_id, 'id', id, 'type', type, 'condition_key', condition_key, 'start_time', start_time, 'meta', meta))
@@ -52,11 +59,6 @@ const READ_SQL = prepared(`SELECT
   ${busySensorsColumn(5)},
   ${alertAudienceColumns(6)}`);
 
-const INSERT_MEASUREMENTS_SQL = prepared(
-  `INSERT INTO measurements (sensor_id, time, raw_distance, beta_raw_distance)
-   SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::real[], $4::real[])
-   ON CONFLICT (sensor_id, time) DO NOTHING RETURNING sensor_id, time, raw_distance, beta_raw_distance`,
-);
 /** The batch's last statement: the error codes, the alert deliveries and the sensors' latest data. */
 const FINAL_SQL = prepared(
   `WITH errors AS (INSERT INTO measurement_errors (sensor_id, code, time) SELECT * FROM unnest($2::uuid[], $3::text[], $4::bigint[]) ON CONFLICT DO NOTHING),
@@ -88,24 +90,6 @@ export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Inges
   const accepted = items.map((p, i) => ({ p, i, r: results[i] })).filter((x): x is { p: Pending; i: number; r: Ingested } => !(x.r instanceof Error));
   if (!accepted.length) return results;
 
-  // the reads, before anything is written: the window as it stood before this batch
-  const windowed = accepted.filter(({ r, p }) => r.sensor.org_id && needsWindow(r.sensor.alarms) && p.up.measurements.length);
-  const inOrgs = [...new Set(accepted.filter((x) => x.r.sensor.org_id).map((x) => x.r.sensor.id))];
-  const orgIds = [...new Set(accepted.map((x) => x.r.sensor.org_id).filter((id): id is string => !!id))];
-  const read = (
-    await q.query<{ win: (Point & { i: number })[] | null; open: (OpenRow & { sensor_id: string })[] | null; busy: string[] | null } & Parameters<typeof alertAudienceOf>[0]>(READ_SQL, [
-      windowed.map((x) => x.r.sensor.id),
-      windowed.map(({ p }) => Math.max(...p.up.measurements.map((m) => m.time))),
-      windowed.map((x) => x.i),
-      inOrgs,
-      [...new Set(accepted.map((x) => x.r.sensor.id))],
-      orgIds,
-    ])
-  )[0];
-  const before = new Map<number, Point>();
-  for (const f of read.win ?? []) before.set(f.i, { time: f.time, raw_distance: f.raw_distance });
-  const audience: AlertAudience = alertAudienceOf(read);
-
   // measurements: a (sensor, time) carried twice in the batch belongs to its first uplink
   const owner = new Map<string, number>();
   const ins = { sid: [] as string[], time: [] as number[], d: [] as number[], b: [] as (number | null)[] };
@@ -120,9 +104,31 @@ export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Inges
       ins.b.push(m.betaRawDistance ?? null);
     }
   }
-  if (ins.sid.length) {
-    const stored = await q.query<Point & { sensor_id: string }>(INSERT_MEASUREMENTS_SQL, [ins.sid, ins.time, ins.d, ins.b]);
-    const got = new Map(stored.map((s) => [`${s.sensor_id}/${s.time}`, s]));
+
+  // the reads and the measurements' insert, one statement: the window as it stood before this batch
+  const windowed = accepted.filter(({ r, p }) => r.sensor.org_id && needsWindow(r.sensor.alarms) && p.up.measurements.length);
+  const inOrgs = [...new Set(accepted.filter((x) => x.r.sensor.org_id).map((x) => x.r.sensor.id))];
+  const orgIds = [...new Set(accepted.map((x) => x.r.sensor.org_id).filter((id): id is string => !!id))];
+  type Read = { stored: (Point & { sensor_id: string })[] | null; win: (Point & { i: number })[] | null; open: (OpenRow & { sensor_id: string })[] | null; busy: string[] | null };
+  const read = (
+    await q.query<Read & Parameters<typeof alertAudienceOf>[0]>(READ_SQL, [
+      windowed.map((x) => x.r.sensor.id),
+      windowed.map(({ p }) => Math.max(...p.up.measurements.map((m) => m.time))),
+      windowed.map((x) => x.i),
+      inOrgs,
+      [...new Set(accepted.map((x) => x.r.sensor.id))],
+      orgIds,
+      ins.sid,
+      ins.time,
+      ins.d,
+      ins.b,
+    ])
+  )[0];
+  const before = new Map<number, Point>();
+  for (const f of read.win ?? []) before.set(f.i, { time: f.time, raw_distance: f.raw_distance });
+  const audience: AlertAudience = alertAudienceOf(read);
+  if (read.stored) {
+    const got = new Map(read.stored.map((s) => [`${s.sensor_id}/${s.time}`, s]));
     for (const { p, i, r } of accepted) {
       for (const m of p.up.measurements) {
         const k = `${r.sensor.id}/${m.time}`;
