@@ -12,11 +12,11 @@ type Waiting = Pending & { resolve(r: Ingested): void; reject(e: unknown): void 
  * (at the next turn of the event loop, with whatever else arrived in the same turn); those that
  * arrive while a batch is being written wait and go together in the next one. So a quiet server
  * adds no delay, and a busy one writes many uplinks per transaction, one commit for all, each
- * still answered only after the commit that holds it. One batch is in flight at a time, so one
- * sensor's uplinks are written in arrival order. (The batcher can also spread sensors over lanes
- * by serial, one batch in flight per lane, lanes never waiting for each other's row locks.) A
- * batch that fails as a whole (a database error, not a refused uplink) is written again one
- * uplink per transaction, so one bad uplink fails alone.
+ * still answered only after the commit that holds it. Sensors are spread over a few lanes by
+ * serial, one batch in flight per lane: batches of different lanes never wait for each other's
+ * row locks, and one sensor's uplinks are written in arrival order. A batch that fails as a
+ * whole (a database error, not a refused uplink) is written again one uplink per transaction,
+ * so one bad uplink fails alone.
  */
 export class UplinkBatcher {
   private lanes: { queue: Waiting[]; busy: boolean; scheduled: boolean }[];
@@ -29,12 +29,8 @@ export class UplinkBatcher {
   constructor(
     private readonly db: Db,
     private readonly log: Logger,
-    /**
-     * One batch in flight at a time (PGlite runs one transaction at a time anyway). Two lanes on
-     * PostgreSQL (issue 10, before) halved the batches and cost 20 to 30% more CPU per uplink in
-     * PostgreSQL and 5 to 10% in the server, for the same ack latency (bench, quiet machine).
-     */
-    lanes = 1,
+    /** PostgreSQL overlaps the lanes' transactions on its pool; PGlite runs one transaction at a time. */
+    lanes = db.kind === 'postgres' ? 2 : 1,
   ) {
     this.lanes = Array.from({ length: lanes }, () => ({ queue: [], busy: false, scheduled: false }));
   }
