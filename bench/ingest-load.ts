@@ -5,7 +5,7 @@
 // and rapid-change alarms and the next clears them, one carries only an error code (opens
 // SENSOR_ERROR) and the next good one closes it; a downlink handed out in an ack is reported
 // applied by the sensor's next uplink. Every answer must be 200: anything else is counted.
-import { Agent, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import mqtt, { type MqttClient } from 'mqtt';
 
 export interface LoadJob {
@@ -53,11 +53,114 @@ export interface LoadResult {
 }
 
 const PERIOD = 40;
+/** The ack of most uplinks, recognised without parsing it. */
+const COMMON_ACK = '{"stored":1,"duplicates":0,"downlinks":[]}';
+
+/**
+ * HTTP/1.1 keep-alive connections on raw sockets: each request is written as one string, one
+ * request in flight per connection (no pipelining), at most `max` connections per port; a request
+ * that finds them all busy waits for the first to come free. The answer is read by its
+ * Content-Length. Any transport error, a closed connection with a request in flight, or an answer
+ * that cannot be read fails that request.
+ */
+class Connections {
+  private idle = new Map<number, Conn[]>();
+  private count = new Map<number, number>();
+  private queued = new Map<number, [string, (status: number, body: string) => void, (why: string) => void][]>();
+  private all = new Set<Conn>();
+  constructor(private readonly max: number) {}
+
+  send(port: number, request: string, done: (status: number, body: string) => void, fail: (why: string) => void) {
+    const free = this.idle.get(port)?.pop();
+    if (free) return free.send(request, done, fail);
+    const n = this.count.get(port) ?? 0;
+    if (n >= this.max) {
+      const q = this.queued.get(port) ?? [];
+      this.queued.set(port, q);
+      q.push([request, done, fail]);
+      return;
+    }
+    this.count.set(port, n + 1);
+    const c = new Conn(port, (conn) => this.release(conn), (conn) => {
+      this.all.delete(conn);
+      this.count.set(port, (this.count.get(port) ?? 1) - 1);
+      const idle = this.idle.get(port);
+      if (idle?.includes(conn)) idle.splice(idle.indexOf(conn), 1);
+    });
+    this.all.add(c);
+    c.send(request, done, fail);
+  }
+
+  private release(c: Conn) {
+    const next = this.queued.get(c.port)?.shift();
+    if (next) return c.send(...next);
+    const idle = this.idle.get(c.port) ?? [];
+    this.idle.set(c.port, idle);
+    idle.push(c);
+  }
+
+  close() {
+    for (const c of this.all) c.socket.destroy();
+  }
+}
+
+class Conn {
+  readonly socket: Socket;
+  private buf = '';
+  private pending: { done: (status: number, body: string) => void; fail: (why: string) => void } | null = null;
+  constructor(
+    readonly port: number,
+    private readonly free: (c: Conn) => void,
+    private readonly gone: (c: Conn) => void,
+  ) {
+    this.socket = connect({ host: '127.0.0.1', port, noDelay: true });
+    this.socket.setEncoding('latin1');
+    this.socket.on('data', (d: string) => this.data(d));
+    let ended = false;
+    const end = (why: string) => {
+      if (ended) return;
+      ended = true;
+      this.gone(this);
+      const p = this.pending;
+      this.pending = null;
+      p?.fail(why);
+    };
+    this.socket.on('error', (err) => end(err.message));
+    this.socket.on('close', () => end('connection closed with a request in flight'));
+  }
+
+  send(request: string, done: (status: number, body: string) => void, fail: (why: string) => void) {
+    this.pending = { done, fail };
+    this.socket.write(request, 'utf8');
+  }
+
+  private data(d: string) {
+    this.buf += d;
+    const headEnd = this.buf.indexOf('\r\n\r\n');
+    if (headEnd < 0) return;
+    const head = this.buf.slice(0, headEnd).toLowerCase();
+    const status = Number(head.slice(9, 12));
+    const m = /\r\ncontent-length: *(\d+)/.exec(head);
+    const p = this.pending;
+    if (!m || !p || head.includes('\r\ntransfer-encoding:')) {
+      this.pending = null;
+      this.socket.destroy();
+      p?.fail(`unreadable answer: ${head.slice(0, 200)}`);
+      return;
+    }
+    const len = Number(m[1]);
+    if (this.buf.length < headEnd + 4 + len) return;
+    // latin1 in, so the body's bytes are kept: decoded as UTF-8 here
+    const body = Buffer.from(this.buf.slice(headEnd + 4, headEnd + 4 + len), 'latin1').toString('utf8');
+    this.buf = this.buf.slice(headEnd + 4 + len);
+    this.pending = null;
+    this.free(this);
+    p.done(status, body);
+  }
+}
 
 export async function runLoad(job: LoadJob): Promise<LoadResult> {
-  // idle connections are dropped after 1 s, well before the server's keep-alive timeout (5 s), so a
-  // request is never sent on a connection the server is closing (a reset that is the client's doing)
-  const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 1000 });
+  const http = new Connections(256);
   const r: LoadResult = { sent: 0, counted: 0, latencies: [], completedInWindow: 0, windowMs: job.seconds * 1000, errors: [], stored: 0, duplicates: 0, raises: 0, clears: 0, errorUplinks: 0, downlinks: [], applied: 0, unanswered: 0, seq: [...job.seq] };
   const pendingApplied = new Map<number, string[]>();
   // MQTT: a few device-side connections publish, one takes every ack; a sensor has at most one
@@ -72,6 +175,9 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
     await acker.subscribeAsync('devices/+/ack', { qos: 0 });
   }
   const n = job.sensors.length;
+  // each sensor's request head and the start of its body, written once
+  const heads = job.sensors.map((x) => `POST /ingest/uplink HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nx-device-key: ${x.key}\r\ncontent-length: `);
+  const prefixes = job.sensors.map((x) => `{"serial":${JSON.stringify(x.serial)},"battery":80,"signalLevel":18,"linkQuality":"GOOD"`);
   const total = Math.round(job.rate * (job.warmupSeconds + job.seconds));
   const warm = Math.round(job.rate * job.warmupSeconds);
   const t0 = performance.now() + 50;
@@ -111,7 +217,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
     if (phase === 25) body.errors = [{ time, code: 'E3' }];
     else body.measurements = [{ time, rawDistance: phase === 10 ? 150 : 1000 + ((k * 37 + s * 11) % 400) }];
     if (applied.length) body.appliedTasks = applied.map((id) => ({ id, ok: true }));
-    const payload = JSON.stringify(body);
+    const payload = job.mqttUrl ? JSON.stringify(body) : '';
     const due = t0 + (i * 1000) / job.rate;
     const fail = (why: string) => {
       r.errors.push(why);
@@ -121,7 +227,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
       const end = performance.now();
       const ms = end - due;
       if (end >= t0 + job.warmupSeconds * 1000 && end < t0 + (job.warmupSeconds + job.seconds) * 1000) r.completedInWindow++;
-      const ack = JSON.parse(text) as { stored: number; duplicates: number; downlinks: { id: string }[] };
+      const ack = text === COMMON_ACK ? { stored: 1, duplicates: 0, downlinks: [] } : (JSON.parse(text) as { stored: number; duplicates: number; downlinks: { id: string }[] });
       if (i >= warm) {
         r.counted++;
         r.latencies.push(ms);
@@ -152,20 +258,17 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
       });
       return;
     }
-    const req = request(
-      { host: '127.0.0.1', port: job.ports?.length ? job.ports[s % job.ports.length] : job.port, path: '/ingest/uplink', method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-device-key': job.sensors[s].key, 'content-length': Buffer.byteLength(payload) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          if (res.statusCode !== 200) return fail(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
-          answered(text);
-        });
-      },
-    );
-    req.on('error', (err) => fail(err.message));
-    req.end(payload);
+    // the body as JSON.stringify(body) would write it, built from the sensor's fixed prefix
+    let json = prefixes[s];
+    if (body.errors) json += `,"errors":[{"time":${time},"code":"E3"}]`;
+    else json += `,"measurements":[{"time":${time},"rawDistance":${(body.measurements as { rawDistance: number }[])[0].rawDistance}}]`;
+    if (applied.length) json += `,"appliedTasks":${JSON.stringify(body.appliedTasks)}`;
+    json += '}';
+    const port = job.ports?.length ? job.ports[s % job.ports.length] : job.port;
+    http.send(port, heads[s] + Buffer.byteLength(json) + '\r\n\r\n' + json, (status, text) => {
+      if (status !== 200) return fail(`HTTP ${status}: ${text.slice(0, 200)}`);
+      answered(text);
+    }, fail);
   };
 
   // every millisecond or so, send whatever has fallen due
@@ -185,7 +288,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
     r.unanswered = outstanding;
     r.errors.push(`${outstanding} uplinks unanswered 30 s after the last was due`);
   }
-  agent.destroy();
+  http.close();
   await Promise.all([...publishers, ...(acker ? [acker] : [])].map((c) => c.endAsync()));
   return r;
 }

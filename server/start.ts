@@ -1,6 +1,7 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
+import { uplinkListener } from './ingest/ingest-http';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { openDb, type Db } from './db/db';
@@ -69,7 +70,13 @@ export async function startServer(
 
   const app = createApp(ctx);
   const server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s as Server));
+    // device uplinks take their own listener (ingest-http.ts); everything else, and anything it does not take, the app
+    const uplinks = uplinkListener(ctx);
+    const createServer = ((options: ServerOptions, listener: RequestListener) =>
+      createHttpServer(options, (req, res) => {
+        if (!uplinks(req, res)) void listener(req, res);
+      })) as unknown as typeof createHttpServer;
+    const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST, createServer }, () => resolve(s as Server));
   });
   // Keep idle connections longer than a load balancer's idle timeout (60 s on the common ones), so
   // the balancer, not the server, closes them; a client never reuses a socket the server just

@@ -1,7 +1,8 @@
 import type { AppContext } from '../context';
-import { uplinkSchema, type UplinkAck } from '../../src/contract/uplink.schema';
+import type { UplinkAck } from '../../src/contract/uplink.schema';
 import { HttpError } from '../http/errors';
 import { ingestUplink } from '../ingest/uplink';
+import { parseUplink } from '../ingest/uplink-parse';
 
 export type DeviceIngestResult =
   | { ok: true; ack: UplinkAck }
@@ -24,11 +25,8 @@ export async function ingestDeviceMessage(ctx: AppContext, serial: string, paylo
     return { ok: false, permanent: true, code: 'INVALID_JSON', message: 'The uplink body is not valid JSON.' };
   }
   if (body && typeof body === 'object' && !Array.isArray(body) && (body as { serial?: unknown }).serial === undefined) body = { ...body, serial };
-  const parsed = uplinkSchema.safeParse(body);
-  if (!parsed.success) {
-    const i = parsed.error.issues[0];
-    return { ok: false, permanent: true, code: 'INVALID_UPLINK', message: `Invalid uplink: ${i.path.join('.') || 'body'}: ${i.message}` };
-  }
+  const parsed = parseUplink(body);
+  if (!parsed.success) return { ok: false, permanent: true, code: 'INVALID_UPLINK', message: parsed.message };
   if (parsed.data.serial !== serial.toUpperCase()) {
     return { ok: false, permanent: true, code: 'SERIAL_MISMATCH', message: 'The uplink names another sensor than its topic.' };
   }

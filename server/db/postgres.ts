@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Db, Queryable } from './db';
+import { preparedName } from './prepared';
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8
 pg.types.setTypeParser(1700, (v) => Number(v)); // numeric
@@ -17,7 +18,12 @@ export async function openPostgres(url: string): Promise<Db> {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await fn({ query: async (sql, params) => (await client.query(sql, params as unknown[])).rows });
+        const result = await fn({
+          query: async (sql, params) => {
+            const name = preparedName(sql);
+            return (await (name ? client.query({ name, text: sql, values: params as unknown[] }) : client.query(sql, params as unknown[]))).rows;
+          },
+        });
         await client.query('COMMIT');
         return result;
       } catch (err) {

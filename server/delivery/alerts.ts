@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/db';
 import type { SensorNotification } from '../../src/contract/notification.schema';
 import type { WebhookEvent } from '../../src/contract/live.schema';
-import { enqueue, enqueueMany, type Channel, type EmailPayload } from './outbox';
+import { enqueue, enqueueMany, type EmailPayload, type OutboxRow } from './outbox';
 import { alertSubject, describeAlert, type AlertEventType } from './alert-text';
 
 export interface AlertSensor {
@@ -37,20 +37,46 @@ export interface AlertEvent {
  */
 export const enqueueAlertDelivery = (q: Queryable, type: AlertEventType, sensor: AlertSensor, n: SensorNotification, now: number) => enqueueAlertDeliveries(q, [{ type, sensor, n, now }]);
 
-/** The same for many events (an ingest batch): one read of their organisations, members and webhooks, one insert. */
-export async function enqueueAlertDeliveries(q: Queryable, events: AlertEvent[]) {
+/** Who an organisation's alert events go to: the organisations, their members (by email) and webhook integrations. */
+export interface AlertAudience {
+  orgs: (OrgRow & { id: string })[];
+  members: { org_id: string; email: string; mobile: string | null; notification_rule: Rule | null }[];
+  hooks: { org_id: string; id: string }[];
+}
+
+/**
+ * The audience of the organisations `$n` (a uuid[] parameter) names, as one row of three JSON
+ * columns (orgs, members, hooks; null for none), to be read as a part of a larger statement.
+ */
+export const alertAudienceColumns = (n: number) => `
+  (SELECT json_agg(json_build_object('id', id, 'name', name, 'slug', slug, 'measurement_unit', measurement_unit, 'notification_settings', notification_settings,
+     'default_notification_rule', default_notification_rule)) FROM organisations WHERE id = ANY($${n}::uuid[])) AS orgs,
+  (SELECT json_agg(json_build_object('org_id', m.org_id, 'email', u.email, 'mobile', u.mobile, 'notification_rule', m.notification_rule) ORDER BY u.email)
+     FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.org_id = ANY($${n}::uuid[]) AND m.role BETWEEN 1 AND 3) AS members,
+  (SELECT json_agg(json_build_object('org_id', org_id, 'id', id)) FROM integrations WHERE org_id = ANY($${n}::uuid[]) AND type = 'webhook') AS hooks`;
+
+/** The audience from a row of `alertAudienceColumns`. */
+export const alertAudienceOf = (row: { orgs: AlertAudience['orgs'] | null; members: AlertAudience['members'] | null; hooks: AlertAudience['hooks'] | null }): AlertAudience => ({
+  orgs: row.orgs ?? [],
+  members: row.members ?? [],
+  hooks: row.hooks ?? [],
+});
+
+/**
+ * The same for many events (an ingest batch): one read of their organisations, members and
+ * webhooks (none when the caller read them already, `audience`), one insert.
+ */
+export async function enqueueAlertDeliveries(q: Queryable, events: AlertEvent[], audience?: AlertAudience) {
   const orgIds = [...new Set(events.map((e) => e.sensor.org_id).filter((id): id is string => !!id))];
   if (!orgIds.length) return;
-  const orgs = new Map(
-    (await q.query<OrgRow & { id: string }>('SELECT id, name, slug, measurement_unit, notification_settings, default_notification_rule FROM organisations WHERE id = ANY($1::uuid[])', [orgIds])).map((o) => [o.id, o]),
-  );
-  const members = await q.query<{ org_id: string; email: string; mobile: string | null; notification_rule: Rule | null }>(
-    `SELECT m.org_id, u.email, u.mobile, m.notification_rule FROM memberships m JOIN users u ON u.id = m.user_id
-     WHERE m.org_id = ANY($1::uuid[]) AND m.role BETWEEN 1 AND 3 ORDER BY u.email`,
-    [orgIds],
-  );
-  const hooks = await q.query<{ org_id: string; id: string }>(`SELECT org_id, id FROM integrations WHERE org_id = ANY($1::uuid[]) AND type = 'webhook'`, [orgIds]);
-  const rows: { channel: Channel; recipient: string; payload: object; at: number }[] = [];
+  const who = audience ?? alertAudienceOf((await q.query<Parameters<typeof alertAudienceOf>[0]>(`SELECT ${alertAudienceColumns(1)}`, [orgIds]))[0]);
+  await enqueueMany(q, alertDeliveryRows(events, who));
+}
+
+/** The outbox rows of alert events, in order, for their organisations' audience. */
+export function alertDeliveryRows(events: AlertEvent[], { orgs: orgRows, members, hooks }: AlertAudience): OutboxRow[] {
+  const orgs = new Map(orgRows.map((o) => [o.id, o]));
+  const rows: OutboxRow[] = [];
   for (const { type, sensor, n, now } of events) {
     const org = sensor.org_id ? orgs.get(sensor.org_id) : undefined;
     if (!org || !sensor.org_id) continue;
@@ -73,7 +99,7 @@ export async function enqueueAlertDeliveries(q: Queryable, events: AlertEvent[])
     const event: Omit<WebhookEvent, 'timestamp'> = { type, organisationId: sensor.org_id, notification: n, sensor: { id: sensor.id, serial: sensor.serial, name: sensor.name } };
     for (const h of hooks.filter((x) => x.org_id === sensor.org_id)) rows.push({ channel: 'webhook', recipient: h.id, payload: { event: { ...event, timestamp: new Date(now).toISOString() } }, at: now });
   }
-  await enqueueMany(q, rows);
+  return rows;
 }
 
 /** One outbox row per webhook integration of the organisation; the row id becomes the webhook-id. */

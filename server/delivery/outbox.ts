@@ -26,14 +26,26 @@ export async function enqueue(q: Queryable, channel: Channel, recipient: string,
   return id;
 }
 
+/** A delivery to write into the outbox. */
+export interface OutboxRow {
+  channel: Channel;
+  recipient: string;
+  payload: object;
+  at: number;
+}
+
+/** The INSERT of several rows given as the JSON text of `outboxRowsJson` in parameter `$n`, in order. */
+export const insertOutboxRows = (n: number) =>
+  `INSERT INTO outbox (id, channel, recipient, payload, next_attempt_at, created_at)
+   SELECT id, channel, recipient, payload, at, at FROM jsonb_to_recordset($${n}::jsonb) AS u(id uuid, channel text, recipient text, payload jsonb, at bigint)`;
+
+/** The rows for `insertOutboxRows`, each with a new id. */
+export const outboxRowsJson = (rows: OutboxRow[]) => JSON.stringify(rows.map((r) => ({ id: randomUUID(), ...r })));
+
 /** Several rows in one statement, in order (an ingest batch's alert deliveries). */
-export async function enqueueMany(q: Queryable, rows: { channel: Channel; recipient: string; payload: object; at: number }[]) {
+export async function enqueueMany(q: Queryable, rows: OutboxRow[]) {
   if (!rows.length) return;
-  await q.query(
-    `INSERT INTO outbox (id, channel, recipient, payload, next_attempt_at, created_at)
-     SELECT id, channel, recipient, payload, at, at FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, channel text, recipient text, payload jsonb, at bigint)`,
-    [JSON.stringify(rows.map((r) => ({ id: randomUUID(), ...r })))],
-  );
+  await q.query(insertOutboxRows(1), [outboxRowsJson(rows)]);
 }
 
 export const enqueueEmail = (q: Queryable, to: string, email: EmailPayload) => enqueue(q, 'email', to.toLowerCase(), email);

@@ -31,18 +31,24 @@ export const isDataException = (err: unknown) => {
 
 /** The one place gateway errors become responses. */
 export function handleError(err: Error, c: Context) {
-  if (err instanceof HttpError) return c.json({ code: err.code, message: err.message }, err.status);
+  const { status, body } = errorAnswer(err, c.req.path);
+  return c.json(body, status);
+}
+
+/** The status and JSON body of an error (handleError's, also for the uplink route's own listener). */
+export function errorAnswer(err: Error, path: string): { status: ContentfulStatusCode; body: Record<string, unknown> } {
+  if (err instanceof HttpError) return { status: err.status, body: { code: err.code, message: err.message } };
   if (err instanceof ZodError) {
     const first = err.issues[0];
     const where = first?.path.length ? `${first.path.join('.')}: ` : '';
-    return c.json({ code: 'INVALID_REQUEST', message: `${where}${first?.message ?? 'Invalid request'}`, issues: err.issues }, 400);
+    return { status: 400, body: { code: 'INVALID_REQUEST', message: `${where}${first?.message ?? 'Invalid request'}`, issues: err.issues } };
   }
-  if (err instanceof SyntaxError) return c.json({ code: 'INVALID_JSON', message: 'The request body is not valid JSON.' }, 400);
+  if (err instanceof SyntaxError) return { status: 400, body: { code: 'INVALID_JSON', message: 'The request body is not valid JSON.' } };
   if (isDataException(err)) {
     // a last line only: input is validated at the boundary, so reaching here is a missing check (logged)
-    log.warn({ err, path: c.req.path }, 'database refused a value that validation let through');
-    return c.json({ code: UNCHECKED_VALUE, message: 'A value in the request cannot be stored.' }, 400);
+    log.warn({ err, path }, 'database refused a value that validation let through');
+    return { status: 400, body: { code: UNCHECKED_VALUE, message: 'A value in the request cannot be stored.' } };
   }
-  log.error({ err, path: c.req.path }, 'unhandled error');
-  return c.json({ code: 'INTERNAL_ERROR', message: 'Something went wrong.' }, 500);
+  log.error({ err, path }, 'unhandled error');
+  return { status: 500, body: { code: 'INTERNAL_ERROR', message: 'Something went wrong.' } };
 }

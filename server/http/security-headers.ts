@@ -43,17 +43,24 @@ export function contentSecurityPolicy(config: Config): string {
   ].join('; ');
 }
 
+/** The security headers every answer carries, as [name, value] pairs. */
+export function securityHeaderList(config: Config): [string, string][] {
+  const hsts = config.PUBLIC_URL?.startsWith('https:') ? 'max-age=31536000; includeSubDomains' : undefined;
+  return [
+    ['Content-Security-Policy', contentSecurityPolicy(config)],
+    ['X-Content-Type-Options', 'nosniff'],
+    ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+    ['X-Frame-Options', 'DENY'],
+    ['Cross-Origin-Opener-Policy', 'same-origin'],
+    ...(hsts ? [['Strict-Transport-Security', hsts] as [string, string]] : []),
+  ];
+}
+
 /** Security headers on every answer, errors included. */
 export function securityHeaders(config: Config): MiddlewareHandler {
-  const csp = contentSecurityPolicy(config);
-  const hsts = config.PUBLIC_URL?.startsWith('https:') ? 'max-age=31536000; includeSubDomains' : undefined;
+  const list = securityHeaderList(config);
   return async (c, next) => {
     await next();
-    c.header('Content-Security-Policy', csp);
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
-    c.header('X-Frame-Options', 'DENY');
-    c.header('Cross-Origin-Opener-Policy', 'same-origin');
-    if (hsts) c.header('Strict-Transport-Security', hsts);
+    for (const [name, value] of list) c.header(name, value);
   };
 }

@@ -1,11 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/db';
+import { prepared } from '../db/prepared';
 import type { SensorNotification } from '../../src/contract/notification.schema';
 import type { LiveNotificationMessage } from '../../src/contract/live.schema';
 import type { AlarmPlan } from '../alarms/engine';
 import type { OpenRow } from '../alarms/notifications';
-import { enqueueAlertDeliveries } from '../delivery/alerts';
+import { alertDeliveryRows, type AlertAudience } from '../delivery/alerts';
+import type { OutboxRow } from '../delivery/outbox';
 import type { SensorRow } from './uplink-rules';
+
+const CLOSE_SQL = prepared(
+  `UPDATE notifications n SET end_time = GREATEST(n.start_time, u.e) FROM unnest($1::uuid[], $2::bigint[]) AS u(id, e)
+   WHERE n.id = u.id AND n.end_time IS NULL RETURNING n.id`,
+);
+const OPEN_SQL = prepared(
+  `INSERT INTO notifications (id, org_id, sensor_id, type, condition_key, start_time, end_time, meta, created_at)
+   SELECT * FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, org_id uuid, sensor_id uuid, type text, condition_key text, start_time bigint, end_time bigint, meta jsonb, created_at bigint)
+   ON CONFLICT (sensor_id, condition_key) WHERE end_time IS NULL AND endless = false DO NOTHING RETURNING id`,
+);
 
 interface Change {
   into: LiveNotificationMessage[];
@@ -19,7 +31,7 @@ interface Change {
 
 /**
  * The notifications a batch opens and closes, applied in order per uplink as the alarm engine
- * plans them, then written with two statements and one insert of their deliveries. A notification
+ * plans them, then written with two statements; their deliveries go with the batch's last statement. A notification
  * opened and closed inside the batch is inserted already closed. As with one uplink at a time, a
  * notification ended elsewhere meanwhile, or already open, changes nothing and sends nothing.
  */
@@ -48,32 +60,27 @@ export class AlarmWrites {
     }
   }
 
-  async write(q: Queryable) {
-    if (!this.changes.length) return;
+  /**
+   * Writes the batch's notification changes; returns the outbox rows of those that took effect
+   * (their alert deliveries to `audience`), for the caller to insert with its last statement.
+   */
+  async write(q: Queryable, audience: AlertAudience): Promise<OutboxRow[]> {
+    if (!this.changes.length) return [];
     const closed = new Set<string>();
     if (this.closes.size) {
-      const rows = await q.query<{ id: string }>(
-        `UPDATE notifications n SET end_time = GREATEST(n.start_time, u.e) FROM unnest($1::uuid[], $2::bigint[]) AS u(id, e)
-         WHERE n.id = u.id AND n.end_time IS NULL RETURNING n.id`,
-        [[...this.closes.keys()], [...this.closes.values()]],
-      );
+      const rows = await q.query<{ id: string }>(CLOSE_SQL, [[...this.closes.keys()], [...this.closes.values()]]);
       for (const r of rows) closed.add(r.id);
     }
     const inserted = new Set<string>();
     if (this.rows.size) {
-      const rows = await q.query<{ id: string }>(
-        `INSERT INTO notifications (id, org_id, sensor_id, type, condition_key, start_time, end_time, meta, created_at)
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, org_id uuid, sensor_id uuid, type text, condition_key text, start_time bigint, end_time bigint, meta jsonb, created_at bigint)
-         ON CONFLICT (sensor_id, condition_key) WHERE end_time IS NULL AND endless = false DO NOTHING RETURNING id`,
-        [JSON.stringify([...this.rows.values()])],
-      );
+      const rows = await q.query<{ id: string }>(OPEN_SQL, [JSON.stringify([...this.rows.values()])]);
       for (const r of rows) inserted.add(r.id);
     }
     const done = this.changes.filter((c) => (c.existing ? closed : inserted).has(c.n.id));
     for (const c of done) c.into.push({ event: c.event, serial: c.sensor.serial, sensorName: c.sensor.name, notification: c.n });
-    await enqueueAlertDeliveries(
-      q,
+    return alertDeliveryRows(
       done.map((c) => ({ type: c.event === 'opened' ? 'alert.triggered' : 'alert.cleared', sensor: c.sensor, n: c.n, now: c.now })),
+      audience,
     );
   }
 }

@@ -16,22 +16,20 @@ interface Entry {
 }
 
 /**
+ * The sensors of `$n` (a uuid[] parameter) with any task in flight, as a JSON column `busy`
+ * (null for none), read by the batch's one statement of reads (batch-write.ts).
+ */
+export const busySensorsColumn = (n: number) =>
+  `(SELECT json_agg(DISTINCT sensor_id) FROM downlink_tasks WHERE sensor_id = ANY($${n}::uuid[]) AND status IN ('Created', 'Dispatched')) AS busy`;
+
+/**
  * The downlink side of a batch, as uplinks one after another would leave it (the remote-task
  * lifecycle of server/tasks/lifecycle.ts): each uplink settles the tasks it reports, then collects
- * its sensor's oldest queued task when none is outstanding. One query finds the sensors of the
- * batch that have any task in flight; only their uplinks (and uplinks that report a task) take
- * the per-uplink path, so the common uplink costs nothing here.
+ * its sensor's oldest queued task when none is outstanding. The batch's reads found the sensors
+ * that have any task in flight (`busy`, busySensorsColumn); only their uplinks (and uplinks that
+ * report a task) take the per-uplink path, so the common uplink costs nothing here.
  */
-export async function settleDownlinks(q: Queryable, entries: Entry[]) {
-  const sensors = [...new Set(entries.map((e) => e.sensorId))];
-  const busy = new Set(
-    (
-      await q.query<{ sensor_id: string }>(
-        `SELECT DISTINCT sensor_id FROM downlink_tasks WHERE sensor_id = ANY($1::uuid[]) AND status IN ('Created', 'Dispatched')`,
-        [sensors],
-      )
-    ).map((r) => r.sensor_id),
-  );
+export async function settleDownlinks(q: Queryable, entries: Entry[], busy: Set<string>) {
   for (const e of entries) {
     if (busy.has(e.sensorId) || e.up.appliedTasks.length) {
       const got = await settleAndDispatch(q, e.sensorId, e.up.appliedTasks, e.now);

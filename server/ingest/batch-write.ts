@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/db';
+import { prepared } from '../db/prepared';
 import type { Uplink } from '../../src/contract/uplink.schema';
 import type { LiveNotificationMessage } from '../../src/contract/live.schema';
 import { HttpError } from '../http/errors';
@@ -7,7 +8,9 @@ import { needsWindow, newestOf, planAlarms } from '../alarms/engine';
 import type { OpenRow } from '../alarms/notifications';
 import { AlarmWrites } from './batch-alarms';
 import { hashDeviceKey, nextLatestData, type Point, type SensorRow } from './uplink-rules';
-import { settleDownlinks, type Downlink } from './batch-downlinks';
+import { busySensorsColumn, settleDownlinks, type Downlink } from './batch-downlinks';
+import { alertAudienceColumns, alertAudienceOf, type AlertAudience } from '../delivery/alerts';
+import { insertOutboxRows, outboxRowsJson } from '../delivery/outbox';
 import type { TaskRow } from '../tasks/lifecycle';
 
 /** One uplink waiting for its batch: who sent it and when it arrived. */
@@ -32,6 +35,38 @@ export interface Ingested {
 // what ingest reads of a sensor (the row has many more JSON columns the path never looks at)
 const SENSOR_COLUMNS = 'id, serial, org_id, name, sensor_type, device_key_hash, config, alarms, display_info, latest_data';
 
+const LOCK_SQL = prepared(`SELECT ${SENSOR_COLUMNS} FROM sensors WHERE serial = ANY($1::text[]) ORDER BY id FOR UPDATE`);
+
+/**
+ * Everything the batch reads once its sensors are locked, and its measurements, in one statement
+ * (one JSON column each): the measurements stored (`stored`: the insert's RETURNING, duplicates on
+ * (sensor, time) left out), and, all as they stood before this batch (the insert's rows are not
+ * visible to the rest of its own statement), the 1-hour window of rapid-change alarms (the oldest
+ * point of each windowed uplink's hour, `win`), the open notifications of the sensors in
+ * organisations (`open`), the sensors with downlink tasks in flight (`busy`), and who their
+ * organisations' alert events go to (`orgs`, `members`, `hooks`).
+ */
+const READ_SQL = prepared(`WITH ins AS (
+    INSERT INTO measurements (sensor_id, time, raw_distance, beta_raw_distance)
+    SELECT * FROM unnest($7::uuid[], $8::bigint[], $9::real[], $10::real[])
+    ON CONFLICT (sensor_id, time) DO NOTHING RETURNING sensor_id, time, raw_distance, beta_raw_distance)
+  SELECT
+  (SELECT json_agg(json_build_object('sensor_id', sensor_id, 'time', time, 'raw_distance', raw_distance, 'beta_raw_distance', beta_raw_distance)) FROM ins) AS stored,
+  (SELECT json_agg(json_build_object('i', u.i, 'time', m.time, 'raw_distance', m.raw_distance)) FROM unnest($1::uuid[], $2::bigint[], $3::int[]) AS u(sid, hi, i)
+     CROSS JOIN LATERAL (SELECT time, raw_distance FROM measurements WHERE sensor_id = u.sid AND time >= u.hi - ${ALARM_WINDOW_MS} AND time < u.hi ORDER BY time LIMIT 1) m) AS win,
+  (SELECT json_agg(json_build_object('sensor_id', sensor_id, 'id', id, 'type', type, 'condition_key', condition_key, 'start_time', start_time, 'meta', meta))
+     FROM notifications WHERE sensor_id = ANY($4::uuid[]) AND end_time IS NULL AND endless = false) AS open,
+  ${busySensorsColumn(5)},
+  ${alertAudienceColumns(6)}`);
+
+/** The batch's last statement: the error codes, the alert deliveries and the sensors' latest data. */
+const FINAL_SQL = prepared(
+  `WITH errors AS (INSERT INTO measurement_errors (sensor_id, code, time) SELECT * FROM unnest($2::uuid[], $3::text[], $4::bigint[]) ON CONFLICT DO NOTHING),
+   deliveries AS (${insertOutboxRows(5)})
+   UPDATE sensors s SET latest_data = u.latest, latest_boot_info = COALESCE(u.boot, s.latest_boot_info)
+   FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, latest jsonb, boot jsonb) WHERE s.id = u.id`,
+);
+
 // the same answer for an unknown serial and a wrong key: serials are printed on devices
 export const refused = () => new HttpError(401, 'INVALID_DEVICE_KEY', 'Unknown sensor or wrong device key.');
 
@@ -45,7 +80,7 @@ export const refused = () => new HttpError(401, 'INVALID_DEVICE_KEY', 'Unknown s
  */
 export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Ingested | Error)[]> {
   const serials = [...new Set(items.map((p) => p.up.serial))];
-  const rows = await q.query<SensorRow>(`SELECT ${SENSOR_COLUMNS} FROM sensors WHERE serial = ANY($1::text[]) ORDER BY id FOR UPDATE`, [serials]);
+  const rows = await q.query<SensorRow>(LOCK_SQL, [serials]);
   const bySerial = new Map(rows.map((s) => [s.serial, s]));
   const results: (Ingested | Error)[] = items.map((p) => {
     const sensor = bySerial.get(p.up.serial);
@@ -54,19 +89,6 @@ export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Inges
   });
   const accepted = items.map((p, i) => ({ p, i, r: results[i] })).filter((x): x is { p: Pending; i: number; r: Ingested } => !(x.r instanceof Error));
   if (!accepted.length) return results;
-
-  // the 1-hour window of rapid-change alarms, as it stood before this batch (read before inserting)
-  const windowed = accepted.filter(({ r, p }) => r.sensor.org_id && needsWindow(r.sensor.alarms) && p.up.measurements.length);
-  const before = new Map<number, Point>();
-  if (windowed.length) {
-    const hi = windowed.map(({ p }) => Math.max(...p.up.measurements.map((m) => m.time)));
-    const found = await q.query<Point & { i: number }>(
-      `SELECT u.i, m.time, m.raw_distance FROM unnest($1::uuid[], $2::bigint[], $3::int[]) AS u(sid, hi, i)
-       CROSS JOIN LATERAL (SELECT time, raw_distance FROM measurements WHERE sensor_id = u.sid AND time >= u.hi - ${ALARM_WINDOW_MS} AND time < u.hi ORDER BY time LIMIT 1) m`,
-      [windowed.map((x) => x.r.sensor.id), hi, windowed.map((x) => x.i)],
-    );
-    for (const f of found) before.set(f.i, { time: f.time, raw_distance: f.raw_distance });
-  }
 
   // measurements: a (sensor, time) carried twice in the batch belongs to its first uplink
   const owner = new Map<string, number>();
@@ -82,14 +104,31 @@ export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Inges
       ins.b.push(m.betaRawDistance ?? null);
     }
   }
-  if (ins.sid.length) {
-    const stored = await q.query<Point & { sensor_id: string }>(
-      `INSERT INTO measurements (sensor_id, time, raw_distance, beta_raw_distance)
-       SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::real[], $4::real[])
-       ON CONFLICT (sensor_id, time) DO NOTHING RETURNING sensor_id, time, raw_distance, beta_raw_distance`,
-      [ins.sid, ins.time, ins.d, ins.b],
-    );
-    const got = new Map(stored.map((s) => [`${s.sensor_id}/${s.time}`, s]));
+
+  // the reads and the measurements' insert, one statement: the window as it stood before this batch
+  const windowed = accepted.filter(({ r, p }) => r.sensor.org_id && needsWindow(r.sensor.alarms) && p.up.measurements.length);
+  const inOrgs = [...new Set(accepted.filter((x) => x.r.sensor.org_id).map((x) => x.r.sensor.id))];
+  const orgIds = [...new Set(accepted.map((x) => x.r.sensor.org_id).filter((id): id is string => !!id))];
+  type Read = { stored: (Point & { sensor_id: string })[] | null; win: (Point & { i: number })[] | null; open: (OpenRow & { sensor_id: string })[] | null; busy: string[] | null };
+  const read = (
+    await q.query<Read & Parameters<typeof alertAudienceOf>[0]>(READ_SQL, [
+      windowed.map((x) => x.r.sensor.id),
+      windowed.map(({ p }) => Math.max(...p.up.measurements.map((m) => m.time))),
+      windowed.map((x) => x.i),
+      inOrgs,
+      [...new Set(accepted.map((x) => x.r.sensor.id))],
+      orgIds,
+      ins.sid,
+      ins.time,
+      ins.d,
+      ins.b,
+    ])
+  )[0];
+  const before = new Map<number, Point>();
+  for (const f of read.win ?? []) before.set(f.i, { time: f.time, raw_distance: f.raw_distance });
+  const audience: AlertAudience = alertAudienceOf(read);
+  if (read.stored) {
+    const got = new Map(read.stored.map((s) => [`${s.sensor_id}/${s.time}`, s]));
     for (const { p, i, r } of accepted) {
       for (const m of p.up.measurements) {
         const k = `${r.sensor.id}/${m.time}`;
@@ -102,24 +141,9 @@ export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Inges
     }
   }
 
-  const errs = accepted.flatMap(({ p, r }) => p.up.errors.map((e) => [r.sensor.id, e.code, e.time] as const));
-  if (errs.length) {
-    await q.query(
-      `INSERT INTO measurement_errors (sensor_id, code, time) SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[]) ON CONFLICT DO NOTHING`,
-      [errs.map((e) => e[0]), errs.map((e) => e[1]), errs.map((e) => e[2])],
-    );
-  }
-
-  // the open notifications of every sensor of the batch, then the rules per uplink in order
-  const inOrgs = [...new Set(accepted.filter((x) => x.r.sensor.org_id).map((x) => x.r.sensor.id))];
+  // the open notifications of every sensor of the batch (read above), then the rules per uplink in order
   const open = new Map<string, Map<string, OpenRow>>(inOrgs.map((id) => [id, new Map()]));
-  if (inOrgs.length) {
-    const openRows = await q.query<OpenRow & { sensor_id: string }>(
-      'SELECT sensor_id, id, type, condition_key, start_time, meta FROM notifications WHERE sensor_id = ANY($1::uuid[]) AND end_time IS NULL AND endless = false',
-      [inOrgs],
-    );
-    for (const { sensor_id, ...o } of openRows) open.get(sensor_id)!.set(o.condition_key, o);
-  }
+  for (const { sensor_id, ...o } of read.open ?? []) open.get(sensor_id)!.set(o.condition_key, o);
   const latestOf = new Map<string, Record<string, unknown>>();
   const bootOf = new Map<string, unknown>();
   const storedSoFar = new Map<string, Point[]>();
@@ -153,19 +177,22 @@ export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Inges
     if (p.up.bootInfo) bootOf.set(sensor.id, p.up.bootInfo);
   }
 
-  await alarmWrites.write(q);
+  const deliveries = await alarmWrites.write(q, audience);
   // before latest data is written: collecting a task stamps lastDownlinkRequestAt into it
-  await settleDownlinks(q, accepted.map(({ p, r }) => ({ sensorId: r.sensor.id, up: p.up, now: p.now, result: r })));
+  await settleDownlinks(q, accepted.map(({ p, r }) => ({ sensorId: r.sensor.id, up: p.up, now: p.now, result: r })), new Set(read.busy ?? []));
   for (const { r } of accepted) {
     const last = latestOf.get(r.sensor.id)!;
     const asked = r.latest.lastDownlinkRequestAt;
     if (typeof asked === 'number' && last !== r.latest) last.lastDownlinkRequestAt = Math.max(asked, Number(last.lastDownlinkRequestAt ?? 0));
   }
-  await q.query(
-    `UPDATE sensors s SET latest_data = u.latest, latest_boot_info = COALESCE(u.boot, s.latest_boot_info)
-     FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, latest jsonb, boot jsonb) WHERE s.id = u.id`,
-    [JSON.stringify([...latestOf].map(([id, latest]) => ({ id, latest, boot: bootOf.get(id) ?? null })))],
-  );
+  const errs = accepted.flatMap(({ p, r }) => p.up.errors.map((e) => [r.sensor.id, e.code, e.time] as const));
+  await q.query(FINAL_SQL, [
+    JSON.stringify([...latestOf].map(([id, latest]) => ({ id, latest, boot: bootOf.get(id) ?? null }))),
+    errs.map((e) => e[0]),
+    errs.map((e) => e[1]),
+    errs.map((e) => e[2]),
+    outboxRowsJson(deliveries),
+  ]);
   return results;
 }
 

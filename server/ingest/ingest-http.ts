@@ -1,0 +1,68 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AppContext } from '../context';
+import { errorAnswer, badRequest } from '../http/errors';
+import { DEFAULT_BODY_LIMIT } from '../http/body-limit';
+import { securityHeaderList } from '../http/security-headers';
+import { parseUplink } from './uplink-parse';
+import { ingestUplink } from './uplink';
+
+/**
+ * `POST /ingest/uplink` straight on Node's request, without the Fetch Request and Response, web
+ * streams and the middleware chain every other route goes through (issue 10: they were about a
+ * third of the server's CPU per uplink). It answers exactly as the Hono route (ingest.routes.ts)
+ * with the app's middleware does: the same security headers, JSON bodies, statuses and messages.
+ * It takes only the plain case, a declared Content-Length within the route's limit (64 KiB) and
+ * no Transfer-Encoding; anything else (chunked or oversized bodies, other methods and paths,
+ * a query string) goes to the app as before, which refuses or answers it.
+ */
+export function uplinkListener(ctx: AppContext): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const security = securityHeaderList(ctx.config).map(([k, v]) => [k.toLowerCase(), v] as [string, string]);
+  // as the Fetch Headers of the app's answers list them: sorted by name, content-length last
+  const head = [...security, ['content-type', 'application/json'] as [string, string]].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  const decoder = new TextDecoder(); // UTF-8, a leading BOM dropped, bad bytes replaced: as Request.text()
+  const answer = (res: ServerResponse, status: number, body: unknown) => {
+    const text = JSON.stringify(body);
+    const headers: string[] = [];
+    for (const [k, v] of head) headers.push(k, v);
+    headers.push('content-length', String(Buffer.byteLength(text)));
+    res.writeHead(status, headers);
+    res.end(text);
+  };
+  const fail = (res: ServerResponse, err: unknown) => {
+    const { status, body } = errorAnswer(err as Error, '/ingest/uplink');
+    answer(res, status, body);
+  };
+  return (req, res) => {
+    if (req.method !== 'POST' || req.url !== '/ingest/uplink') return false;
+    const declared = req.headers['content-length'];
+    if (declared === undefined || req.headers['transfer-encoding'] !== undefined || !(Number(declared) <= DEFAULT_BODY_LIMIT)) return false;
+    const key = header(req, 'x-device-key') ?? header(req, 'authorization')?.replace(/^DeviceKey\s+/i, '');
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+      } catch {
+        return fail(res, badRequest('INVALID_JSON', 'The uplink body is not valid JSON.'));
+      }
+      const parsed = parseUplink(body);
+      if (!parsed.success) return fail(res, badRequest('INVALID_UPLINK', parsed.message));
+      ingestUplink(ctx, key, parsed.data).then(
+        (ack) => answer(res, 200, ack),
+        (err: unknown) => fail(res, err),
+      );
+    });
+    return true;
+  };
+}
+
+/** A request header as the Fetch Headers give it: every occurrence, joined with ", " (Node keeps only the first Authorization). */
+function header(req: IncomingMessage, name: string): string | undefined {
+  const raw = req.rawHeaders;
+  let out: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i].length === name.length && raw[i].toLowerCase() === name) out = out === undefined ? raw[i + 1] : `${out}, ${raw[i + 1]}`;
+  }
+  return out;
+}
