@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { instantiate, stageM4 } from './harness-kit.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const N = Number(process.argv[2] ?? 525_600);
@@ -26,21 +27,8 @@ const asc = spawnSync(
 if (asc.status !== 0) throw new Error('asc failed: ' + asc.stderr);
 const bytes = readFileSync(wasmPath);
 rmSync(dir, { recursive: true });
-const { instance } = await WebAssembly.instantiate(bytes, { env: { abort() { throw new Error('abort'); }, pow: Math.pow, acos: Math.acos } });
-const x = instance.exports;
-x._start();
-
-// bench-kit's makeSeries
-const time = new Float64Array(N), value = new Float32Array(N);
-let r = 12345;
-for (let i = 0; i < N; i++) { r = (Math.imul(r, 1103515245) + 12345) | 0; time[i] = Date.UTC(2025, 0, 1) + i * 60_000; value[i] = 2000 + 800 * Math.sin(i / 745) + ((r >>> 16) % 50); }
-const tp = x.alloc(N * 8), vp = x.alloc(N * 4);
-new Float64Array(x.memory.buffer, tp, N).set(time);
-new Float32Array(x.memory.buffer, vp, N).set(value);
-const room = 4 * (W + 1);
-const ot = x.alloc(room * 8), ov = x.alloc(room * 8);
-const t0 = time[0], t1 = time[N - 1];
-const step = Math.max(1, Math.floor(N / W));
+const x = await instantiate(bytes);
+const { time, value, vp, t0, t1, m4, floor } = stageM4(x, N, W);
 // the column ends M4 finds (uPlot's rounding), given to the kernels for free
 const s0 = t0 / 1000, span = t1 / 1000 - s0;
 const col = (t) => Math.floor(W * ((t / 1000 - s0) / span) + 0.5);
@@ -53,12 +41,12 @@ new Int32Array(x.memory.buffer, ends, nc).set(endList);
 const out = x.alloc(nc * 16), scratch = x.alloc(8 * 16);
 
 const fns = {
-  floor: () => x.streamFloor(tp, vp, N, step),
+  floor,
   mmTree: () => x.mmTree(vp, N),
   colsMinMax: () => x.colsMinMax(vp, ends, nc, out),
   colsTrack: () => x.colsTrack(vp, ends, nc, out),
   colsIndex: () => x.colsIndex(vp, ends, nc, out, scratch),
-  m4: () => x.m4(tp, vp, N, t0, t1, W, ot, ov),
+  m4,
 };
 
 // checks: colsMinMax's extremes and colsIndex's first indices against a plain loop

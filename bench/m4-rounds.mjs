@@ -5,25 +5,13 @@
 // 60 warm-up calls of each side, then k calls of one side. Instructions a call =
 // (total with k calls - total with mode none) / k. SHOW=1 prints the minimum and median ms of the k calls.
 import { readFileSync } from 'node:fs';
+import { instantiate, stageM4 } from './harness-kit.mjs';
 const [mode, kArg, nArg = '525600', wasmPath = new URL('../wasm-core/build/core.wasm', import.meta.url).pathname] = process.argv.slice(2);
 const K = Number(kArg);
 const N = Number(nArg);
 const W = 1000;
-const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), { env: { abort() { throw new Error('abort'); }, pow: Math.pow, acos: Math.acos } });
-const x = instance.exports;
-x._start();
-const time = new Float64Array(N), value = new Float32Array(N);
-let r = 12345;
-for (let i = 0; i < N; i++) { r = (Math.imul(r, 1103515245) + 12345) | 0; time[i] = Date.UTC(2025, 0, 1) + i * 60_000; value[i] = 2000 + 800 * Math.sin(i / 745) + ((r >>> 16) % 50); }
-const tp = x.alloc(N * 8), vp = x.alloc(N * 4);
-new Float64Array(x.memory.buffer, tp, N).set(time);
-new Float32Array(x.memory.buffer, vp, N).set(value);
-const room = 4 * (W + 1);
-const ot = x.alloc(room * 8), ov = x.alloc(room * 8);
-const t0 = time[0], t1 = time[N - 1];
-const step = Math.max(1, Math.floor(N / W));
-const m4 = () => x.m4(tp, vp, N, t0, t1, W, ot, ov);
-const floor = () => x.streamFloor(tp, vp, N, step);
+const x = await instantiate(readFileSync(wasmPath));
+const { time, value, ot, ov, t0, t1, m4, floor } = stageM4(x, N, W);
 // check: per column (uPlot's rounding) first, first minimum, first maximum, last, in time order, no repeats
 {
   const k = m4();

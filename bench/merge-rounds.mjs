@@ -5,15 +5,12 @@
 // (total with k rounds - total with mode none) / k. SHOW=1 prints the minimum and median ms of the
 // k rounds (the merge only, staging untimed), ALL=1 every round. The merged store is checked first.
 import { readFileSync } from 'node:fs';
+import { instantiate, makeSeries } from './harness-kit.mjs';
 const [mode, kArg, wasmPath = new URL('../wasm-core/build/core.wasm', import.meta.url).pathname] = process.argv.slice(2);
 const K = Number(kArg);
-const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), { env: { abort() { throw new Error('abort'); }, pow: Math.pow, acos: Math.acos } });
-const x = instance.exports;
-x._start();
+const x = await instantiate(readFileSync(wasmPath));
 const N = 525_600, DAY = 1440;
-const time = new Float64Array(N), value = new Float32Array(N);
-let r = 12345;
-for (let i = 0; i < N; i++) { r = (Math.imul(r, 1103515245) + 12345) | 0; time[i] = Date.UTC(2025, 0, 1) + i * 60_000; value[i] = 2000 + 800 * Math.sin(i / 745) + ((r >>> 16) % 50); }
+const { time, value } = makeSeries(N);
 const chunks = [];
 for (const [parity, offset] of [[0, 0], [1, 7.5 * DAY]]) {
   for (let a = -offset; a < N; a += 15 * DAY) {
