@@ -11,8 +11,18 @@ import type { Db, Queryable } from './db';
  * let it start a few days after the month ends. A year read is then ~13 short index walks.
  */
 
-/** Advisory lock of the partition job (migrate 727_001, keys 727_002, seed 727_003). */
+/**
+ * Advisory lock of the partition moves (migrate 727_001, keys 727_002, seed 727_003): exclusive in
+ * a transaction that creates a partition, shared by every ingest batch (server/ingest/batch-write.ts),
+ * so no statement of a batch overlaps a move (it would see the moved month's rows nowhere).
+ */
 export const PARTITION_LOCK = 727_017;
+/**
+ * The job's own try-lock, taken before PARTITION_LOCK: a second process skips a step instead of
+ * waiting. (A try of PARTITION_LOCK itself would fail as long as batches overlap, i.e. forever
+ * under steady ingest; waiting for it is short, and new batches queue behind the waiting job.)
+ */
+const JOB_LOCK = 727_018;
 /** Months created ahead of the current one, so an uplink never waits for DDL. */
 export const MONTHS_AHEAD = 2;
 /**
@@ -156,11 +166,12 @@ export async function partitionPass(db: Db, now: number): Promise<PartitionPass>
   const out: PartitionPass = { created: [], moved: 0, clustered: [], skipped: false };
   const locked = async <T>(fn: (q: Queryable) => Promise<T>): Promise<T | undefined> =>
     db.tx(async (q) => {
-      const [{ ok }] = await q.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [PARTITION_LOCK]);
+      const [{ ok }] = await q.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [JOB_LOCK]);
       if (!ok) {
         out.skipped = true;
         return undefined;
       }
+      await q.query('SELECT pg_advisory_xact_lock($1)', [PARTITION_LOCK]);
       return fn(q);
     });
   const note = (start: number, n: number | undefined) => {

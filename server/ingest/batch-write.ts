@@ -7,6 +7,7 @@ import { ALARM_WINDOW_MS } from '../alarms/rules';
 import { needsWindow, newestOf, planAlarms } from '../alarms/engine';
 import type { OpenRow } from '../alarms/notifications';
 import { AlarmWrites } from './batch-alarms';
+import { PARTITION_LOCK } from '../db/measurement-partitions';
 import { hashDeviceKey, nextLatestData, type Point, type SensorRow } from './uplink-rules';
 import { busySensorsColumn, settleDownlinks, type Downlink } from './batch-downlinks';
 import { alertAudienceColumns, alertAudienceOf, type AlertAudience } from '../delivery/alerts';
@@ -34,6 +35,17 @@ export interface Ingested {
 
 // what ingest reads of a sensor (the row has many more JSON columns the path never looks at)
 const SENSOR_COLUMNS = 'id, serial, org_id, name, sensor_type, device_key_hash, config, alarms, display_info, latest_data';
+
+/**
+ * The batch's first statement: the partition lock, shared (batches do not wait for each other). The
+ * job moves a month's rows out of the default partition and ATTACHes its partition under the
+ * exclusive lock; a READ COMMITTED statement that overlaps that transaction is planned with the
+ * partitions as they were (the default one only) but runs on a snapshot taken after the job's
+ * commit, so it sees the month's rows in neither place: the window read found no earlier point and
+ * a rapid-change alarm did not open (tests/server/measurement-partitions.test.ts). Taken first, it
+ * holds nothing the job waits for, and the job takes it before any table lock: no deadlock.
+ */
+const PARTITION_SQL = prepared(`SELECT pg_advisory_xact_lock_shared(${PARTITION_LOCK})`);
 
 const LOCK_SQL = prepared(`SELECT ${SENSOR_COLUMNS} FROM sensors WHERE serial = ANY($1::text[]) ORDER BY id FOR UPDATE`);
 
@@ -80,6 +92,7 @@ export const refused = () => new HttpError(401, 'INVALID_DEVICE_KEY', 'Unknown s
  */
 export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Ingested | Error)[]> {
   const serials = [...new Set(items.map((p) => p.up.serial))];
+  await q.query(PARTITION_SQL);
   const rows = await q.query<SensorRow>(LOCK_SQL, [serials]);
   const bySerial = new Map(rows.map((s) => [s.serial, s]));
   const results: (Ingested | Error)[] = items.map((p) => {

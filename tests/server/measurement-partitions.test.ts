@@ -1,9 +1,10 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb, testDrivers } from './harness';
 import { makeOrg, makeSensor } from './fixtures';
 import { openDb, type Db } from '../../server/db/db';
 import { migrate } from '../../server/db/migrate';
-import { listPartitions, partitionPass, type PartitionPass } from '../../server/db/measurement-partitions';
+import { ensureMonths, listPartitions, partitionPass, type PartitionPass } from '../../server/db/measurement-partitions';
 import { writeBatch, type Pending } from '../../server/ingest/batch-write';
 import { readMeasurements } from '../../server/gateway/measurements.routes';
 import { uplinkSchema } from '../../src/contract/uplink.schema';
@@ -169,5 +170,44 @@ describe.each(testDrivers)('measurements partitioned by month on %s (issue 17)',
     }
     expect(failures).toEqual([]);
     expect((await listPartitions(db)).filter((p) => p.name.startsWith('measurements_y2040') || p.name.startsWith('measurements_y2041')).length).toBe(24);
+  });
+
+  // PostgreSQL only: it needs three connections at once (PGlite has one, so nothing overlaps there)
+  it.skipIf(driver === 'pglite')("an uplink's window read while the job moves its month out of the default partition still sees the month's rows (the missing DELTA of the ingest bench)", async () => {
+    const org = await makeOrg(db);
+    const s = await makeSensor(db, org.id, { alarms: { '1': { type: 'DELTA_INCREASING', threshold: 500, enabled: true } }, displayInfo: { offsetMeasurement: 3000, referenceLines: [] } });
+    const month = Date.UTC(2045, 0, 1); // no partition: its rows are in the default partition
+    const up = (time: number, rawDistance: number): Pending => ({ deviceKey: s.deviceKey, trusted: false, up: uplinkSchema.parse({ serial: s.serial, measurements: [{ time, rawDistance }] }), now: time });
+    for (let i = 0; i < 5; i++) await db.tx((q) => writeBatch(q, [up(month + i * 60_000, 2000)])); // level 1000, committed
+    const other = await openDb({ databaseUrl: db.url! });
+    const blocker = new pg.Client({ connectionString: db.url! });
+    await blocker.connect();
+    const waiting = async (n: number) => {
+      for (let t = 0; t < 500; t++) {
+        const [{ k }] = await db.query<{ k: number }>(`SELECT count(*)::int AS k FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        if (k >= n) return;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error(`never ${n} waiting`);
+    };
+    try {
+      // hold the job inside its transaction: rows moved, ATTACH waiting (its foreign key needs SHARE ROW EXCLUSIVE on sensors)
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE sensors IN ROW EXCLUSIVE MODE');
+      const job = other.tx((q) => ensureMonths(q, month, month, month));
+      await waiting(1);
+      // the 6th uplink, a rise of 600 within the hour, while the job is in its transaction
+      const batch = db.tx((q) => writeBatch(q, [up(month + 5 * 60_000, 1400)]));
+      await waiting(2);
+      await blocker.query('COMMIT');
+      await job;
+      const [r] = await batch;
+      expect(r).not.toBeInstanceOf(Error);
+    } finally {
+      await blocker.end();
+      await other.close();
+    }
+    expect((await listPartitions(db)).map((p) => p.name)).toContain('measurements_y2045m01');
+    expect(await db.query('SELECT type, meta FROM notifications WHERE sensor_id = $1', [s.id])).toMatchObject([{ type: 'DELTA_ALARM', meta: { delta: 600 } }]);
   });
 });
