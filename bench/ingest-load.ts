@@ -42,6 +42,12 @@ export interface LoadResult {
   stored: number;
   duplicates: number;
   raises: number;
+  /**
+   * Raises that must also open a rapid-change alarm: the window (the oldest point of the hour
+   * before) holds a lower level. Not a sensor's first uplink, and not the second raise of a
+   * sensor whose first point was a raise (its window then starts at that raise: no change).
+   */
+  deltaRaises: number;
   clears: number;
   errorUplinks: number;
   downlinks: string[];
@@ -161,7 +167,7 @@ class Conn {
 
 export async function runLoad(job: LoadJob): Promise<LoadResult> {
   const http = new Connections(256);
-  const r: LoadResult = { sent: 0, counted: 0, latencies: [], completedInWindow: 0, windowMs: job.seconds * 1000, errors: [], stored: 0, duplicates: 0, raises: 0, clears: 0, errorUplinks: 0, downlinks: [], applied: 0, unanswered: 0, seq: [...job.seq] };
+  const r: LoadResult = { sent: 0, counted: 0, latencies: [], completedInWindow: 0, windowMs: job.seconds * 1000, errors: [], stored: 0, duplicates: 0, raises: 0, deltaRaises: 0, clears: 0, errorUplinks: 0, downlinks: [], applied: 0, unanswered: 0, seq: [...job.seq] };
   const pendingApplied = new Map<number, string[]>();
   // MQTT: a few device-side connections publish, one takes every ack; a sensor has at most one
   // uplink in flight (below), so its next ack is that uplink's
@@ -236,6 +242,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
       r.duplicates += ack.duplicates;
       r.applied += applied.length;
       if (phase === 10) r.raises++;
+      if (phase === 10 && k > 0 && !(k <= 60 && s % PERIOD === 10)) r.deltaRaises++;
       if (phase === 11) r.clears++;
       if (phase === 25) r.errorUplinks++;
       for (const d of ack.downlinks) {

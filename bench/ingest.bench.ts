@@ -124,6 +124,8 @@ async function verify(world: World, runs: RunOut[], extra: { stored: number; dow
     expect('measurements stored', await one('SELECT count(*)::int FROM measurements'), sum((l) => l.stored) + extra.stored);
     expect('duplicates acked', sum((l) => l.duplicates), 0);
     expect('threshold notifications opened', await one(`SELECT count(*)::int FROM notifications WHERE type = 'THRESHOLD_ALARM'`), sum((l) => l.raises));
+    // a raise also rises over 500 mm within the hour, except where the hour holds no lower point
+    expect('rapid-change notifications opened', await one(`SELECT count(*)::int FROM notifications WHERE type = 'DELTA_ALARM'`), sum((l) => l.deltaRaises));
     expect('sensor-error notifications opened', await one(`SELECT count(*)::int FROM notifications WHERE type = 'SENSOR_ERROR'`), sum((l) => l.errorUplinks));
     expect('open notifications more than one per sensor and type', await one(`SELECT count(*)::int FROM (SELECT 1 FROM notifications WHERE end_time IS NULL GROUP BY sensor_id, type HAVING count(*) > 1) x`), 0);
     const handed = [...runs.flatMap((r) => r.load.downlinks), ...extra.downlinks];
