@@ -13,7 +13,8 @@ import { ingestUplink } from './uplink';
  * with the app's middleware does: the same security headers, JSON bodies, statuses and messages.
  * It takes only the plain case, a declared Content-Length within the route's limit (64 KiB) and
  * no Transfer-Encoding; anything else (chunked or oversized bodies, other methods and paths,
- * a query string) goes to the app as before, which refuses or answers it.
+ * a query string) goes to the app as before, which refuses or answers it. A middleware added to the
+ * app that must apply to device uplinks too (a header, a limit, a log line) must be added here as well.
  */
 export function uplinkListener(ctx: AppContext): (req: IncomingMessage, res: ServerResponse) => boolean {
   const security = securityHeaderList(ctx.config).map(([k, v]) => [k.toLowerCase(), v] as [string, string]);
