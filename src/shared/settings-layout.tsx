@@ -58,21 +58,20 @@ export function SettingsLayout({ title, subtitle, navLabel, items, currentId, mo
           {subtitle}
         </Text>
       </Box>
-      {mobile ? (
-        <Stack gap="sm">
-          {mobileMenu === 'scroll' ? <ScrollArea type="never">{phoneMenu}</ScrollArea> : phoneMenu}
-          {children}
-        </Stack>
-      ) : (
-        <Grid gap="md">
-          <Grid.Col span={{ base: 12, md: 3 }}>
+      {/* one tree at every width: crossing the breakpoint restyles the menu but never remounts the
+          section, whose form may hold unsaved edits */}
+      <Grid gap={mobile ? 'sm' : 'md'}>
+        <Grid.Col span={mobile ? 12 : { base: 12, md: 3 }}>
+          {mobile ? (
+            mobileMenu === 'scroll' ? <ScrollArea type="never">{phoneMenu}</ScrollArea> : phoneMenu
+          ) : (
             <Paper withBorder radius="lg" p="xs" component="nav" aria-label={navLabel}>
               <Stack gap={2}>{menu}</Stack>
             </Paper>
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 9 }}>{children}</Grid.Col>
-        </Grid>
-      )}
+          )}
+        </Grid.Col>
+        <Grid.Col span={mobile ? 12 : { base: 12, md: 9 }}>{children}</Grid.Col>
+      </Grid>
     </Box>
   );
 }

@@ -88,9 +88,7 @@ describe('sensor setup in the browser (issue 11)', () => {
     await page.getByRole('switch', { name: 'Conversion enabled' }).check({ force: true });
     await page.getByLabel('Width (m)').fill('1.2');
     await page.getByLabel('Flow coefficient').fill('1.84');
-    // not fullPage while the form holds unsaved edits: Chromium's full-page capture resizes the
-    // viewport, and a resize can remount the setup area and lose the edits (a known bug, see README)
-    await page.screenshot({ path: `${SHOTS}/setup-display.png` });
+    await page.screenshot({ path: `${SHOTS}/setup-display.png`, fullPage: true });
     const put = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/sensors/'));
     await page.getByRole('button', { name: 'Update' }).click();
     expect(((await (await put).json()) as { sensor: Sensor }).sensor.name).toBe('Culvert 12 (East)');
@@ -121,7 +119,7 @@ describe('sensor setup in the browser (issue 11)', () => {
     await expect(page.getByLabel('Sensor height (m)').inputValue()).resolves.toBe('1.9');
     await expect(page.getByLabel('Max water depth (m)').inputValue()).resolves.toBe('1.81');
     await expect(page.getByLabel('Tank diameter (m)').inputValue()).resolves.toBe('4.2');
-    await page.screenshot({ path: `${SHOTS}/setup-tank.png` }); // unsaved edits: not fullPage (see above)
+    await page.screenshot({ path: `${SHOTS}/setup-tank.png`, fullPage: true });
     await page.getByRole('button', { name: 'Update' }).click();
     await notice(page, 'Sensor updated.');
     const { sensors } = await gateway<{ sensors: Sensor[] }>(page, 'GET', `/organisations/${orgId}/sensors`);

@@ -68,25 +68,21 @@ export function SensorsPage({ org, sensors, sensorsUrl, selectedSerial, canAdd, 
 
   return (
     <>
-      {mobile ? (
-        <Box h="100%">
-          {showList ? (
-            list
-          ) : (
-            <Box>
+      {/* one tree at every width: crossing the breakpoint (a window resized, a tablet turned) restyles
+          the two slots but never remounts the detail, whose forms may hold unsaved edits */}
+      <Box style={mobile ? { height: '100%' } : { display: 'grid', gridTemplateColumns: 'minmax(280px, 340px) minmax(0, 1fr)', gap: 'var(--mantine-spacing-md)', height: '100%', alignItems: 'start' }}>
+        {showList && <Box style={mobile ? { height: '100%' } : { position: 'sticky', top: 0, height: 'calc(100dvh - 60px - 2 * var(--mantine-spacing-md))' }}>{list}</Box>}
+        {detail && (
+          <Box miw={0}>
+            {mobile && (
               <Button component={Link} to={sensorsUrl} variant="subtle" leftSection={<IconChevronLeft size={16} />} mb="xs" px={4}>
                 All Sensors
               </Button>
-              {detail}
-            </Box>
-          )}
-        </Box>
-      ) : (
-        <Box style={{ display: 'grid', gridTemplateColumns: 'minmax(280px, 340px) minmax(0, 1fr)', gap: 'var(--mantine-spacing-md)', height: '100%', alignItems: 'start' }}>
-          <Box style={{ position: 'sticky', top: 0, height: 'calc(100dvh - 60px - 2 * var(--mantine-spacing-md))' }}>{list}</Box>
-          <Box miw={0}>{detail}</Box>
-        </Box>
-      )}
+            )}
+            {detail}
+          </Box>
+        )}
+      </Box>
       {canAdd && <AddSensorModal orgId={org.id} opened={adding} onClose={() => setAdding(false)} onAdded={onAdded} />}
     </>
   );

@@ -68,25 +68,27 @@ export function SetupArea({ base, section, ...props }: SetupAreaProps) {
   );
   const body = current && <SectionBody section={current} props={{ ...props, sectionPath }} />;
 
-  if (phone) {
-    if (!current) return <Paper withBorder radius="lg" p="xs">{menu}</Paper>;
-    return (
-      <Stack gap="sm">
-        <Anchor component={Link} to={base} size="sm">
-          <IconChevronLeft size={14} style={{ verticalAlign: 'middle' }} /> All settings
-        </Anchor>
-        {body}
-      </Stack>
-    );
-  }
+  // one tree at every width: crossing PHONE_QUERY restyles the columns but never remounts the
+  // section, whose form may hold unsaved edits. On a phone the list and the form take turns.
   return (
     <Grid gap="md">
-      <Grid.Col span={{ base: 12, sm: 4, lg: 3 }}>
-        <Paper withBorder radius="lg" p="xs">
-          {menu}
-        </Paper>
-      </Grid.Col>
-      <Grid.Col span={{ base: 12, sm: 8, lg: 9 }}>{body}</Grid.Col>
+      {(!phone || !current) && (
+        <Grid.Col span={{ base: 12, sm: 4, lg: 3 }}>
+          <Paper withBorder radius="lg" p="xs">
+            {menu}
+          </Paper>
+        </Grid.Col>
+      )}
+      {current && (
+        <Grid.Col span={{ base: 12, sm: 8, lg: 9 }}>
+          {phone && (
+            <Anchor component={Link} to={base} size="sm" display="block" mb="sm">
+              <IconChevronLeft size={14} style={{ verticalAlign: 'middle' }} /> All settings
+            </Anchor>
+          )}
+          {body}
+        </Grid.Col>
+      )}
     </Grid>
   );
 }
