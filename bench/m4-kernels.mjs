@@ -1,4 +1,4 @@
-// Benchmark 1, the work M4 cannot avoid (README "Performance", notes): compiles
+// Benchmark 1, the work M4 cannot avoid (bench/README.md, notes): compiles
 // wasm-core/assembly/bench-kernels.ts on its own (never part of core.wasm) and times each kernel
 // against the floor (streamFloor) and M4 on bench-kit's series of n points (525,600 by default),
 // W = 1000 pixel columns, interleaved, R rounds (300): minimum and median of each, and ratios to

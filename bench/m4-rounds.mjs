@@ -1,4 +1,4 @@
-// Benchmark 1 in plain JavaScript, for instruction counts (README "Performance"):
+// Benchmark 1 in plain JavaScript, for instruction counts (bench/README.md):
 //   valgrind --tool=callgrind node --no-liftoff --single-threaded bench/m4-rounds.mjs <m4|floor|none> <k> [n] [core.wasm]
 // builds bench-kit's series of n points (525,600 by default) in core memory, checks M4's output
 // against refM4's algorithm written out here (first, min, max, last per column, time order), runs

@@ -1,4 +1,4 @@
-// Benchmark 3's interleaved case in plain JavaScript, for instruction counts (README "Performance"):
+// Benchmark 3's interleaved case in plain JavaScript, for instruction counts (bench/README.md):
 //   valgrind --tool=callgrind node --no-liftoff --single-threaded bench/merge-rounds.mjs <merge|copy|none> <k> [core.wasm]
 // runs 5 warm-up rounds of each side, then k timed rounds of one side (merge: the 50 staged chunks
 // into a fresh store; copy: memory.copy of their bytes; none: staging only). Instructions a round =
