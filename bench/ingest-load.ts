@@ -58,6 +58,8 @@ export interface LoadResult {
   seq: number[];
 }
 
+/** BENCH_INGEST_TIMELINE=1: print the worst ack latency of each 500 ms of due time (where a p99 comes from). */
+const TIMELINE = process.env.BENCH_INGEST_TIMELINE === '1';
 const PERIOD = 40;
 /** The ack of most uplinks, recognised without parsing it. */
 const COMMON_ACK = '{"stored":1,"duplicates":0,"downlinks":[]}';
@@ -167,6 +169,7 @@ class Conn {
 
 export async function runLoad(job: LoadJob): Promise<LoadResult> {
   const http = new Connections(256);
+  const timeline: number[] = [];
   const r: LoadResult = { sent: 0, counted: 0, latencies: [], completedInWindow: 0, windowMs: job.seconds * 1000, errors: [], stored: 0, duplicates: 0, raises: 0, deltaRaises: 0, clears: 0, errorUplinks: 0, downlinks: [], applied: 0, unanswered: 0, seq: [...job.seq] };
   const pendingApplied = new Map<number, string[]>();
   // MQTT: a few device-side connections publish, one takes every ack; a sensor has at most one
@@ -238,6 +241,10 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
         r.counted++;
         r.latencies.push(ms);
       }
+      if (TIMELINE) {
+        const b = Math.floor((due - t0) / 500);
+        timeline[b] = Math.max(timeline[b] ?? 0, ms);
+      }
       r.stored += ack.stored;
       r.duplicates += ack.duplicates;
       r.applied += applied.length;
@@ -295,6 +302,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
     r.unanswered = outstanding;
     r.errors.push(`${outstanding} uplinks unanswered 30 s after the last was due`);
   }
+  if (TIMELINE) process.stderr.write(`  worst ack latency per 500 ms of due time (ms): ${timeline.map((x) => Math.round(x ?? 0)).join(' ')}\n`);
   http.close();
   await Promise.all([...publishers, ...(acker ? [acker] : [])].map((c) => c.endAsync()));
   return r;
