@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Accordion, Alert, Anchor, Badge, Box, Button, Center, Code, Container, Group, Loader, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertCircle, IconSearch } from '@tabler/icons-react';
+import { Accordion, Anchor, Badge, Box, Center, Code, Container, Group, Loader, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
 import { messageForError } from '../../domain/messages';
 import { api } from '../../shared/api';
 import { SchemaView, typeLabel, type JsonSchema } from './schema-view';
+import { LoadFailedPanel } from '../../shared/load-failed';
 
 interface Parameter {
   name: string;
@@ -74,14 +75,7 @@ export function ApiDocsPage() {
   if (load.state === 'failed')
     return (
       <Container size="md" py="xl">
-        <Alert color="red" icon={<IconAlertCircle size={18} />} title="The API documentation could not be loaded">
-          <Stack gap="sm" align="flex-start">
-            <Text size="sm">{load.message}</Text>
-            <Button size="xs" variant="default" onClick={() => (setLoad({ state: 'loading' }), setAttempt((n) => n + 1))}>
-              Try again
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailedPanel title="The API documentation could not be loaded" message={load.message} onRetry={() => (setLoad({ state: 'loading' }), setAttempt((n) => n + 1))} />
       </Container>
     );
 

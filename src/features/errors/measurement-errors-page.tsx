@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react';
-import { Alert, Anchor, Badge, Center, Group, Loader, Pagination, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Center, Group, Loader, Pagination, Paper, Select, Stack, Table, Text } from '@mantine/core';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
 import '@mantine/dates/styles.css';
-import { IconAlertCircle, IconCalendar, IconCircleCheck } from '@tabler/icons-react';
+import { IconCalendar, IconCircleCheck } from '@tabler/icons-react';
 import { DateTime } from 'luxon';
 import type { Sensor } from '../../contract/sensor.schema';
 import { dayOf, pickedDaysRange } from '../../domain/date-presets';
@@ -10,6 +10,7 @@ import { ERROR_FILTERS, ERROR_SORT_OPTIONS, errorLabel, normaliseErrorCode, sort
 import { formatTime, type TimeDisplay } from '../../domain/time-format';
 import { codeColour, ErrorSummaryPanel } from './error-summary';
 import { useMeasurementErrors } from './use-measurement-errors';
+import { LoadFailedNotice } from '../../shared/load-failed';
 
 export const ERRORS_EMPTY = 'No measurement errors for this date range.';
 export const errorsLoadFailed = (message: string) => `Failed to load measurement errors... Error: ${message}`;
@@ -94,12 +95,7 @@ export function MeasurementErrorsPage({ sensor, timeDisplay, timeZone, initialRa
         </Center>
       )}
       {load.status === 'error' && (
-        <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />}>
-          {errorsLoadFailed(load.message)}{' '}
-          <Anchor component="button" type="button" onClick={() => setAttempt((a) => a + 1)} fz="sm">
-            Try again
-          </Anchor>
-        </Alert>
+        <LoadFailedNotice onRetry={() => setAttempt((a) => a + 1)}>{errorsLoadFailed(load.message)}</LoadFailedNotice>
       )}
       {load.status === 'ready' && shown.length === 0 && (
         <Paper withBorder radius="lg" p="xl">

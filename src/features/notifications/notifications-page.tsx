@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Anchor, Box, Center, Group, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconAlertCircle, IconBellOff } from '@tabler/icons-react';
+import { Box, Center, Group, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconBellOff } from '@tabler/icons-react';
 import { notificationListSchema, type SensorNotification } from '../../contract/notification.schema';
 import { sensorListSchema, type Sensor } from '../../contract/sensor.schema';
 import { orderNotifications } from '../../domain/notification-rules';
@@ -10,6 +10,7 @@ import { NotificationCard } from './notification-card';
 import classes from './notifications.module.css';
 import { subscribeOrg } from '../../shared/live';
 import { applyNotification } from '../../domain/live-updates';
+import { LoadFailedNotice } from '../../shared/load-failed';
 
 export const LOAD_FAILED = 'Loading data failed. Please check your internet connection and try again.';
 
@@ -76,12 +77,7 @@ export function NotificationsPage() {
         </Center>
       )}
       {load.status === 'error' && (
-        <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />}>
-          {LOAD_FAILED}{' '}
-          <Anchor component="button" type="button" fz="sm" onClick={() => setAttempt((a) => a + 1)}>
-            Try again
-          </Anchor>
-        </Alert>
+        <LoadFailedNotice onRetry={() => setAttempt((a) => a + 1)}>{LOAD_FAILED}</LoadFailedNotice>
       )}
       {load.status === 'ready' && ordered.length === 0 && (
         <Paper withBorder radius="lg" p="xl">

@@ -1,9 +1,9 @@
 import { useEffect, useMemo } from 'react';
 import { useMachine } from '@xstate/react';
 import { fromPromise } from 'xstate';
-import { ActionIcon, Alert, Anchor, Button, Center, Group, Loader, Stack, Table, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Center, Group, Loader, Stack, Table, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconAlertCircle, IconPlus, IconSend, IconTrash } from '@tabler/icons-react';
+import { IconPlus, IconSend, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { integrationListSchema, integrationSchema, type Integration } from '../../../contract/live.schema';
 import { webhookTestResultSchema } from '../../../contract/webhook-test.schema';
@@ -12,6 +12,7 @@ import { api } from '../../../shared/api';
 import { isWebhookBusy, webhookFormMachine, webhookView } from '../../../../machines/webhook-form.machine';
 import type { SettingsSectionProps } from '../section-types';
 import { SelectableField } from '../integration/selectable-field';
+import { LoadFailedPanel } from '../../../shared/load-failed';
 
 /** The gateway calls behind the webhook form machine (organisation-and-routes 7.2; issue 13's test event). */
 function webhookActors(orgId: string) {
@@ -51,14 +52,7 @@ export default function WebhooksSection({ org, isManager }: SettingsSectionProps
     );
   if (state.matches('loadFailed'))
     return (
-      <Alert color="red" icon={<IconAlertCircle size={18} />} title="The webhook could not be loaded">
-        <Stack gap="sm" align="flex-start">
-          <Text size="sm">{loadError}</Text>
-          <Button size="xs" variant="default" onClick={() => send({ type: 'RETRY' })}>
-            Try again
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadFailedPanel title="The webhook could not be loaded" message={loadError} onRetry={() => send({ type: 'RETRY' })} />
     );
 
   const readOnly = !isManager || busy;
