@@ -16,6 +16,9 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.{ts,tsx}', 'machines/**/*.test.ts', 'workers/**/*.test.ts', 'wasm-core/**/*.test.ts', 'server/**/*.test.ts'],
           environment: 'node',
+          // property tests run thousands of cases (the uplink check's 20,000 take 2 s alone); on two
+          // cores shared with other work 5 s, the default, was not enough. What they test is not time.
+          testTimeout: 30_000,
         },
       },
       { extends: true, test: { name: 'machines', include: ['tests/machines/**/*.test.{ts,tsx}'], environment: 'node' } },
