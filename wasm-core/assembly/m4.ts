@@ -13,10 +13,10 @@ let s0: f64 = 0;
 let span: f64 = 1;
 
 // The open column. Its points are held by the ADDRESS of their time (fA, mnA, mxA, lA) and the
-// run (segment) they come from: reading the times of a column's minimum and maximum at once
-// would be two cache misses on the time column per pixel, one after the other. The output takes
-// the addresses too (as u32 in the low half of each time slot: no conversion to f64 and back),
-// and one pass at the end reads all the times with independent loads.
+// run (segment) they come from; its times are read when it is written out. Whole columns are
+// staged as indices and written out after each batch of columns (emit): there the times of many
+// columns' minima and maxima (cache misses on the time column) are read by independent loads in
+// a short loop, and the output is written in one stretch rather than between column scans.
 // Within a run address order is time order; runs are in time order.
 let run: i32 = 0;
 let col: i32 = -1;
@@ -97,7 +97,7 @@ function begin(t0: f64, t1: f64, width: i32, ot: usize, ov: usize): void {
 
 // @ts-ignore: decorator
 @inline function put(a: usize, v: f64): void {
-  store<u32>(outT + (<usize>outN << 3), <u32>a);
+  store<f64>(outT + (<usize>outN << 3), load<f64>(a));
   store<f64>(outV + (<usize>outN << 3), v);
   outN++;
 }
@@ -417,8 +417,9 @@ export function minmaxBits(vp: usize, a: i32, e: i32): bool {
  * first-index searches are made (apart from the scan, so that the searches' dependent steps
  * overlap each other rather than stall the scan; 8 columns of 525 values are 17 KB, still in L1
  * for the searches: G = 32 was slower). A column that starts and ends inside this run with no
- * column open from the run before (every column but a run's first and last) is written out at
- * once; the others go through the open column (globals), which a later run may continue.
+ * column open from the run before (every column but a run's first and last) is staged and
+ * written out after the batch; the others go through the open column (globals), which a later
+ * run may continue.
  */
 const G: i32 = 8;
 const NB: i32 = 64;
@@ -427,6 +428,34 @@ const COLS: usize = memory.data(NB * 4, 16);
 // Per column of the G: first minimum and maximum (indices, or the blocks to search), the extremes' bit patterns.
 const RES: usize = memory.data(G * 16, 16);
 const SEARCH: usize = memory.data(G, 16);
+// Whole columns' four indices (first, earlier extreme, later extreme, last), written out by emit().
+const STAGE: usize = memory.data(NB * 16, 16);
+
+/** The s staged columns to the output at n (repeats dropped, times and values read here); returns the new count. */
+function emit(tp: usize, vp: usize, s: i32, n: i32): i32 {
+  const oT = outT;
+  const oV = outV;
+  for (let k = 0; k < s; k++) {
+    const p = STAGE + (<usize>k << 4);
+    const f = load<i32>(p);
+    const a = load<i32>(p, 4);
+    const b = load<i32>(p, 8);
+    const l = load<i32>(p, 12);
+    store<f64>(oT + (<usize>n << 3), load<f64>(tp + (<usize>f << 3)));
+    store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>f << 2)));
+    n++;
+    store<f64>(oT + (<usize>n << 3), load<f64>(tp + (<usize>a << 3)));
+    store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>a << 2)));
+    n += <i32>(a != f);
+    store<f64>(oT + (<usize>n << 3), load<f64>(tp + (<usize>b << 3)));
+    store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>b << 2)));
+    n += <i32>(b != a);
+    store<f64>(oT + (<usize>n << 3), load<f64>(tp + (<usize>l << 3)));
+    store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>l << 2)));
+    n += <i32>(l != b);
+  }
+  return n;
+}
 
 // End finding across findEnds() calls within one run: the next column c, its first index j, the
 // anchor (iA, tA) of the prediction and the last column's length (the gallop's first step).
@@ -511,8 +540,6 @@ function findEnds(tp: usize, hi: i32, cLast: i32, invDt: f64): i32 {
 function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
   if (i >= hi) return;
   let n = outN;
-  const oT = outT;
-  const oV = outV;
   const tA = load<f64>(tp + (<usize>i << 3));
   const tLast = load<f64>(tp + (<usize>(hi - 1) << 3));
   timeReads += 2;
@@ -525,6 +552,7 @@ function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
   const invDt = hi - 1 > i && tLast > tA ? <f64>(hi - 1 - i) / (tLast - tA) : 0.0;
   while (i < hi) {
     const gAll = findEnds(tp, hi, cLast, invDt);
+    let staged = 0;
     for (let q0 = 0; q0 < gAll; q0 += G) {
       const ends = ENDS + (<usize>q0 << 2);
       const g = min(G, gAll - q0);
@@ -559,25 +587,17 @@ function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
           xi = firstEqualBits(vp, xi, load<i32>(r, 12));
         }
         if ((e < hi) & (col < 0)) {
-          // A whole column: first, then min and max in time order, then last, without repeats.
-          // Branch-free: each point is written at n, and n moves on unless it repeats the point
-          // before. Times go out as their addresses (u32), read at the end.
-          const a = min(mi, xi);
-          const b = max(mi, xi);
-          const l = e - 1;
-          store<u32>(oT + (<usize>n << 3), <u32>(tp + (<usize>i << 3)));
-          store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>i << 2)));
-          n++;
-          store<u32>(oT + (<usize>n << 3), <u32>(tp + (<usize>a << 3)));
-          store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>a << 2)));
-          n += <i32>(a != i);
-          store<u32>(oT + (<usize>n << 3), <u32>(tp + (<usize>b << 3)));
-          store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>b << 2)));
-          n += <i32>(b != a);
-          store<u32>(oT + (<usize>n << 3), <u32>(tp + (<usize>l << 3)));
-          store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>l << 2)));
-          n += <i32>(l != b);
+          // A whole column: first, then min and max in time order, then last; emit() drops
+          // repeats and writes it out after the batch (or before an open column is written)
+          const st = STAGE + (<usize>staged << 4);
+          store<i32>(st, i);
+          store<i32>(st, min(mi, xi), 4);
+          store<i32>(st, max(mi, xi), 8);
+          store<i32>(st, e - 1, 12);
+          staged++;
         } else {
+          n = emit(tp, vp, staged, n);
+          staged = 0;
           outN = n;
           openColumn(tp, vp, load<i32>(COLS + (<usize>(q0 + q) << 2)), i, e, mi, xi, e < hi);
           n = outN;
@@ -585,6 +605,7 @@ function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
         i = e;
       }
     }
+    n = emit(tp, vp, staged, n);
   }
   outN = n;
   guess = eGs;
@@ -636,10 +657,6 @@ export function m4(tp: usize, vp: usize, n: i32, t0: f64, t1: f64, width: i32, o
   run = 0;
   scanRange(tp, vp, lowerBound(tp, n, t0, false), lowerBound(tp, n, t1, true));
   flush();
-  for (let i = 0; i < outN; i++) {
-    const o = outT + (<usize>i << 3);
-    store<f64>(o, load<f64>(<usize>load<u32>(o)));
-  }
   timeReads += outN;
   return outN;
 }
@@ -715,7 +732,7 @@ export function storeView(s: usize, t0: f64, t1: f64, width: i32, ot: usize, ov:
   for (let i = 0; i < outN; i++) {
     const tp = outT + (<usize>i << 3);
     const vp = outV + (<usize>i << 3);
-    store<f64>(tp, load<f64>(<usize>load<u32>(tp)) / 1000.0);
+    store<f64>(tp, load<f64>(tp) / 1000.0);
     const v = convertValue(load<f64>(vp));
     store<f64>(vp, v);
     if (i == insideStart && i < insideEnd) {
