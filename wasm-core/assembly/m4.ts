@@ -294,7 +294,7 @@ function firstEqual(vp: usize, j: i32, m: f32): i32 {
  * locals; a lane that never strictly improves keeps block a, the column's first point, which
  * holds that lane's extreme (the first value) at a itself: no special case for an extreme at a.
  */
-// Scratch for the ordering stores in minmaxBits (never read).
+// Scratch for the ordering stores in scanBits (never read).
 const FENCE: usize = memory.data(32, 16);
 
 export let bitsMn: i32 = 0;
