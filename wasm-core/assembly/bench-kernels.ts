@@ -5,13 +5,13 @@
 // the ratios are lower bounds for M4 done this way:
 //   mmTree      the minimum and maximum of all values, no columns (8 vectors an iteration, a tree)
 //   colsMinMax  per pixel column (its end given), minimum and maximum values only
-//   colsTrack   the same with M4's block scan and lane tracking (minmaxBits), no first-index search
+//   colsTrack   the same with M4's block scan and lane tracking (scanBits, inlined as in M4), no first-index search
 //   colsIndex   the same with M4's first-index searches after every 8 columns: the first minimum
 //               and maximum of every column, i.e. M4 without finding column ends or writing output
 export { alloc, free } from './memory';
 export { m4 } from './m4';
 export { streamFloor } from './floor';
-import { bitsMb, bitsMn, bitsMx, bitsXb, firstEqualBits, minmaxBits } from './m4';
+import { bitsMb, bitsMn, bitsMx, bitsXb, firstEqualBits, scanBits } from './m4';
 
 export function mmTree(vp: usize, n: i32): i32 {
   let mn = i32x4.splat(i32.MAX_VALUE);
@@ -82,7 +82,7 @@ export function colsTrack(vp: usize, ends: usize, ncols: i32, out: usize): void 
   let a = 0;
   for (let c = 0; c < ncols; c++) {
     const e = load<i32>(ends + (<usize>c << 2));
-    minmaxBits(vp, a, e);
+    scanBits(vp, a, e);
     const r = out + (<usize>c << 4);
     store<i32>(r, bitsMb);
     store<i32>(r, bitsXb, 4);
@@ -99,7 +99,7 @@ export function colsIndex(vp: usize, ends: usize, ncols: i32, out: usize, scratc
     const g = min(8, ncols - c0);
     for (let q = 0; q < g; q++) {
       const e = load<i32>(ends + (<usize>(c0 + q) << 2));
-      minmaxBits(vp, a, e);
+      scanBits(vp, a, e);
       const r = scratch + (<usize>q << 4);
       store<i32>(r, bitsMb);
       store<i32>(r, bitsXb, 4);
@@ -336,7 +336,7 @@ export function prefixCount(vp: usize, ends: usize, ncols: i32, out: usize, scra
   }
 }
 
-/** minmaxBits tracking block numbers (0: the column's first point), each block's first half's extremes stored at h + 32 k; results to r. */
+/** scanBits tracking block numbers (0: the column's first point), each block's first half's extremes stored at h + 32 k; results to r. */
 // @ts-ignore: decorator
 @inline function scanHalves(vp: usize, a: i32, e: i32, h: usize, r: usize): void {
   const first = load<i32>(vp + (<usize>a << 2));

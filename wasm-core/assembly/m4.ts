@@ -303,7 +303,7 @@ export let bitsMb: i32 = 0;
 export let bitsXb: i32 = 0;
 
 // @ts-ignore: decorator
-@inline function scanBits(vp: usize, a: i32, e: i32): bool {
+@inline export function scanBits(vp: usize, a: i32, e: i32): bool {
   const first = load<i32>(vp + (<usize>a << 2));
   let vmn = i32x4.splat(first);
   let vmx = vmn;
@@ -374,11 +374,6 @@ export let bitsXb: i32 = 0;
   bitsMb = earliestBits(bmn, i32x4.gt_s(vmn, m));
   bitsXb = earliestBits(bmx, i32x4.lt_s(vmx, x));
   return true;
-}
-
-/** scanBits() as a function of its own (benchmark 1's kernels); M4 has it inlined. */
-export function minmaxBits(vp: usize, a: i32, e: i32): bool {
-  return scanBits(vp, a, e);
 }
 
 /**
