@@ -3,7 +3,8 @@
 // against the floor (streamFloor) and M4 on bench-kit's series of n points (525,600 by default),
 // W = 1000 pixel columns, interleaved, R rounds (300): minimum and median of each, and ratios to
 // the floor's. The kernels' results are checked first (column extremes and first indices against
-// a plain loop). Usage:
+// a plain loop). The index kernels (colsIndex and the other ways to find the first indices) are
+// listed in bench-kernels.ts. Usage:
 //   node bench/m4-kernels.mjs [n] [rounds]
 //   MODE=<kernel> K=<calls> valgrind --tool=callgrind node --no-liftoff --single-threaded bench/m4-kernels.mjs
 //     (60 warm-up calls of every kernel, then K calls of one: instructions a call from two counts)
@@ -39,6 +40,11 @@ const nc = endList.length;
 const ends = x.alloc(nc * 4);
 new Int32Array(x.memory.buffer, ends, nc).set(endList);
 const out = x.alloc(nc * 16), scratch = x.alloc(8 * 16);
+// the other index kernels' scratch: 8 column slots of 32 bytes per 32 values of the longest column, and results
+let longest = endList[0];
+for (let c = 1; c < nc; c++) longest = Math.max(longest, endList[c] - endList[c - 1]);
+const slot = (Math.ceil(longest / 32) + 2) * 32;
+const scratch2 = x.alloc(8 * slot + 8 * 16);
 
 const fns = {
   floor,
@@ -46,6 +52,10 @@ const fns = {
   colsMinMax: () => x.colsMinMax(vp, ends, nc, out),
   colsTrack: () => x.colsTrack(vp, ends, nc, out),
   colsIndex: () => x.colsIndex(vp, ends, nc, out, scratch),
+  laneIndex: () => x.laneIndex(vp, ends, nc, out),
+  prefixSearch: () => x.prefixSearch(vp, ends, nc, out, scratch2, slot),
+  prefixCount: () => x.prefixCount(vp, ends, nc, out, scratch2, slot),
+  halfSearch: () => x.halfSearch(vp, ends, nc, out, scratch2, slot),
   m4,
 };
 
@@ -63,9 +73,11 @@ const fns = {
   fns.colsMinMax();
   let got = new Int32Array(x.memory.buffer, out, nc * 2);
   want.forEach(([mi, xi], c) => { if (got[2 * c] !== bits[mi] || got[2 * c + 1] !== bits[xi]) throw new Error('colsMinMax differs at column ' + c); });
-  fns.colsIndex();
-  got = new Int32Array(x.memory.buffer, out, nc * 2);
-  want.forEach(([mi, xi], c) => { if (got[2 * c] !== mi || got[2 * c + 1] !== xi) throw new Error('colsIndex differs at column ' + c); });
+  for (const k of ['colsIndex', 'laneIndex', 'prefixSearch', 'prefixCount', 'halfSearch']) {
+    fns[k]();
+    got = new Int32Array(x.memory.buffer, out, nc * 2);
+    want.forEach(([mi, xi], c) => { if (got[2 * c] !== mi || got[2 * c + 1] !== xi) throw new Error(k + ' differs at column ' + c); });
+  }
 }
 
 for (let i = 0; i < 60; i++) for (const f of Object.values(fns)) f();
@@ -81,5 +93,5 @@ if (process.env.MODE) {
   const f0 = at(ts.floor, 0), f5 = at(ts.floor, 0.5);
   console.log(`${N.toLocaleString('en-GB')} points, ${nc} columns, ${R} interleaved rounds`);
   for (const [k, t] of Object.entries(ts))
-    console.log(`${k.padEnd(11)} min ${at(t, 0).toFixed(1).padStart(7)} µs (${(at(t, 0) / f0).toFixed(2)}x)   median ${at(t, 0.5).toFixed(1).padStart(7)} µs (${(at(t, 0.5) / f5).toFixed(2)}x)`);
+    console.log(`${k.padEnd(12)} min ${at(t, 0).toFixed(1).padStart(7)} µs (${(at(t, 0) / f0).toFixed(2)}x)   median ${at(t, 0.5).toFixed(1).padStart(7)} µs (${(at(t, 0.5) / f5).toFixed(2)}x)`);
 }

@@ -5,13 +5,13 @@
 // the ratios are lower bounds for M4 done this way:
 //   mmTree      the minimum and maximum of all values, no columns (8 vectors an iteration, a tree)
 //   colsMinMax  per pixel column (its end given), minimum and maximum values only
-//   colsTrack   the same with M4's block scan and lane tracking (minmaxBits), no first-index search
+//   colsTrack   the same with M4's block scan and lane tracking (scanBits, inlined as in M4), no first-index search
 //   colsIndex   the same with M4's first-index searches after every 8 columns: the first minimum
 //               and maximum of every column, i.e. M4 without finding column ends or writing output
 export { alloc, free } from './memory';
 export { m4 } from './m4';
 export { streamFloor } from './floor';
-import { bitsMb, bitsMn, bitsMx, bitsXb, firstEqualBits, minmaxBits } from './m4';
+import { bitsMb, bitsMn, bitsMx, bitsXb, firstEqualBits, scanBits } from './m4';
 
 export function mmTree(vp: usize, n: i32): i32 {
   let mn = i32x4.splat(i32.MAX_VALUE);
@@ -82,7 +82,7 @@ export function colsTrack(vp: usize, ends: usize, ncols: i32, out: usize): void 
   let a = 0;
   for (let c = 0; c < ncols; c++) {
     const e = load<i32>(ends + (<usize>c << 2));
-    minmaxBits(vp, a, e);
+    scanBits(vp, a, e);
     const r = out + (<usize>c << 4);
     store<i32>(r, bitsMb);
     store<i32>(r, bitsXb, 4);
@@ -99,7 +99,7 @@ export function colsIndex(vp: usize, ends: usize, ncols: i32, out: usize, scratc
     const g = min(8, ncols - c0);
     for (let q = 0; q < g; q++) {
       const e = load<i32>(ends + (<usize>(c0 + q) << 2));
-      minmaxBits(vp, a, e);
+      scanBits(vp, a, e);
       const r = scratch + (<usize>q << 4);
       store<i32>(r, bitsMb);
       store<i32>(r, bitsXb, 4);
@@ -112,6 +112,325 @@ export function colsIndex(vp: usize, ends: usize, ncols: i32, out: usize, scratc
       const o = out + (<usize>(c0 + q) << 3);
       store<i32>(o, firstEqualBits(vp, load<i32>(r), load<i32>(r, 8)));
       store<i32>(o, firstEqualBits(vp, load<i32>(r, 4), load<i32>(r, 12)), 4);
+    }
+  }
+}
+
+// Other ways to find the first indices (third m4 session), each giving colsIndex's answer: first
+// minimum and maximum index of every column to out (8 bytes a column). scratch holds 8 column
+// slots of `slot` bytes (32 bytes per 32 values of the longest column, and two more), then 128
+// bytes of results.
+//   laneIndex     one pass, no search: every lane keeps the index of its first extreme (index
+//                 vectors blended by the compare masks), two sets of lanes; then the earliest lane
+//   prefixSearch  the running per-lane extremes stored every 32 values (no tracking in the scan);
+//                 then per extreme a branch-free binary search of those prefixes for the first
+//                 that holds it, and a search of those 32 values
+//   prefixCount   the same, the prefix found by counting (per lane) the prefixes short of it
+//   halfSearch    M4's block scan tracking block numbers, each block's first half's extremes
+//                 stored; the search looks at 32 values (the half that holds the extreme) not 64
+
+// @ts-ignore: decorator
+@inline function hmin(v: v128): i32 {
+  let m = i32x4.min_s(v, i8x16.shuffle(v, v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
+  m = i32x4.min_s(m, i8x16.shuffle(m, m, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11));
+  return i32x4.extract_lane(m, 0);
+}
+
+// @ts-ignore: decorator
+@inline function hmax(v: v128): i32 {
+  let m = i32x4.max_s(v, i8x16.shuffle(v, v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
+  m = i32x4.max_s(m, i8x16.shuffle(m, m, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11));
+  return i32x4.extract_lane(m, 0);
+}
+
+/** The smallest index in `idx` among the lanes of `ext` equal to m (unsigned: the others become all ones). */
+// @ts-ignore: decorator
+@inline function laneFirst(ext: v128, idx: v128, m: v128): u32 {
+  let c = v128.or(idx, v128.not(i32x4.eq(ext, m)));
+  c = i32x4.min_u(c, i8x16.shuffle(c, c, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
+  c = i32x4.min_u(c, i8x16.shuffle(c, c, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11));
+  return i32x4.extract_lane(c, 0);
+}
+
+// @ts-ignore: decorator
+@inline function eq16(p: usize, all: v128): u32 {
+  const a = i16x8.narrow_i32x4_s(i32x4.eq(v128.load(p), all), i32x4.eq(v128.load(p, 16), all));
+  const b = i16x8.narrow_i32x4_s(i32x4.eq(v128.load(p, 32), all), i32x4.eq(v128.load(p, 48), all));
+  return <u32>i8x16.bitmask(i8x16.narrow_i16x8_s(a, b));
+}
+
+/** The first index in the 32 values at j equal to m (there is one). */
+// @ts-ignore: decorator
+@inline function first32(vp: usize, j: i32, m: i32): i32 {
+  const all = i32x4.splat(m);
+  const p = vp + (<usize>j << 2);
+  return j + <i32>ctz(eq16(p, all) | (eq16(p + 64, all) << 16));
+}
+
+export function laneIndex(vp: usize, ends: usize, ncols: i32, out: usize): void {
+  let a = 0;
+  const off0 = v128(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0);
+  const off1 = v128(4, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0, 7, 0, 0, 0);
+  for (let c = 0; c < ncols; c++) {
+    const e = load<i32>(ends + (<usize>c << 2));
+    let mn0 = v128.load(vp + (<usize>a << 2));
+    let mn1 = v128.load(vp + (<usize>a << 2), 16);
+    let mx0 = mn0;
+    let mx1 = mn1;
+    const base = i32x4.splat(a);
+    let in0 = i32x4.add(base, off0);
+    let in1 = i32x4.add(base, off1);
+    let ix0 = in0;
+    let ix1 = in1;
+    const last = e - 8;
+    let j = a + 8;
+    while (true) {
+      // the last 8 values overlap those before: a value seen again is not strictly better
+      const jj = min(j, last);
+      const b = i32x4.splat(jj);
+      const p = vp + (<usize>jj << 2);
+      const v0 = v128.load(p);
+      const v1 = v128.load(p, 16);
+      const i0 = i32x4.add(b, off0);
+      const i1 = i32x4.add(b, off1);
+      in0 = v128.bitselect(i0, in0, i32x4.lt_s(v0, mn0));
+      in1 = v128.bitselect(i1, in1, i32x4.lt_s(v1, mn1));
+      ix0 = v128.bitselect(i0, ix0, i32x4.gt_s(v0, mx0));
+      ix1 = v128.bitselect(i1, ix1, i32x4.gt_s(v1, mx1));
+      mn0 = i32x4.min_s(mn0, v0);
+      mn1 = i32x4.min_s(mn1, v1);
+      mx0 = i32x4.max_s(mx0, v0);
+      mx1 = i32x4.max_s(mx1, v1);
+      if (j >= last) break;
+      j += 8;
+    }
+    const m = i32x4.splat(min(hmin(mn0), hmin(mn1)));
+    const x = i32x4.splat(max(hmax(mx0), hmax(mx1)));
+    store<i32>(out + (<usize>c << 3), <i32>min(laneFirst(mn0, in0, m), laneFirst(mn1, in1, m)));
+    store<i32>(out + (<usize>c << 3), <i32>min(laneFirst(mx0, ix0, x), laneFirst(mx1, ix1, x)), 4);
+    a = e;
+  }
+}
+
+let kMn: i32 = 0;
+let kMx: i32 = 0;
+
+/** Values [a, e) (at least 32) 32 at a time, the last 32 clamped to end at e: the running per-lane minimum and maximum after each to pre (32 bytes); returns how many. */
+// @ts-ignore: decorator
+@inline function scanPrefix(vp: usize, a: i32, e: i32, pre: usize): i32 {
+  let vmn = i32x4.splat(i32.MAX_VALUE);
+  let vmx = i32x4.splat(i32.MIN_VALUE);
+  const last = vp + (<usize>(e - 32) << 2);
+  let j = vp + (<usize>a << 2);
+  let o = pre;
+  while (true) {
+    const p = min(j, last);
+    let v0 = v128.load(p);
+    let v1 = v128.load(p, 16);
+    let lo = i32x4.min_s(v0, v1);
+    let hi = i32x4.max_s(v0, v1);
+    v0 = v128.load(p, 32);
+    v1 = v128.load(p, 48);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 64);
+    v1 = v128.load(p, 80);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 96);
+    v1 = v128.load(p, 112);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    vmn = i32x4.min_s(vmn, lo);
+    vmx = i32x4.max_s(vmx, hi);
+    v128.store(o, vmn);
+    v128.store(o, vmx, 16);
+    o += 32;
+    if (j >= last) break;
+    j += 128;
+  }
+  kMn = hmin(vmn);
+  kMx = hmax(vmx);
+  return <i32>((o - pre) >> 5);
+}
+
+/** The first of the S prefixes at pre (32 bytes apart) holding m in a lane (the last one does): branch-free binary search. */
+// @ts-ignore: decorator
+@inline function firstPrefix(pre: usize, S: i32, m: i32): i32 {
+  const all = i32x4.splat(m);
+  let base = pre;
+  let len = S;
+  while (len > 1) {
+    const half = len >> 1;
+    const hit = v128.any_true(i32x4.eq(v128.load(base + (<usize>(half - 1) << 5)), all));
+    base = hit ? base : base + (<usize>half << 5);
+    len -= half;
+  }
+  return <i32>((base - pre) >> 5);
+}
+
+/** Scans 8 columns at a time into their slots: count, extremes and end to the results after the slots. */
+// @ts-ignore: decorator
+@inline function scanGroup(vp: usize, ends: usize, c0: i32, g: i32, a: i32, scratch: usize, slot: usize): void {
+  const res = scratch + 8 * slot;
+  for (let q = 0; q < g; q++) {
+    const e = load<i32>(ends + (<usize>(c0 + q) << 2));
+    const r = res + (<usize>q << 4);
+    store<i32>(r, scanPrefix(vp, a, e, scratch + <usize>q * slot));
+    store<i32>(r, kMn, 4);
+    store<i32>(r, kMx, 8);
+    store<i32>(r, e, 12);
+    a = e;
+  }
+}
+
+export function prefixSearch(vp: usize, ends: usize, ncols: i32, out: usize, scratch: usize, slot: usize): void {
+  let a = 0;
+  const res = scratch + 8 * slot;
+  for (let c0 = 0; c0 < ncols; c0 += 8) {
+    const g = min(8, ncols - c0);
+    scanGroup(vp, ends, c0, g, a, scratch, slot);
+    for (let q = 0; q < g; q++) {
+      const r = res + (<usize>q << 4);
+      const pre = scratch + <usize>q * slot;
+      const S = load<i32>(r);
+      const mn = load<i32>(r, 4);
+      const mx = load<i32>(r, 8);
+      const e = load<i32>(r, 12);
+      const o = out + (<usize>(c0 + q) << 3);
+      store<i32>(o, first32(vp, min(a + (firstPrefix(pre, S, mn) << 5), e - 32), mn));
+      store<i32>(o, first32(vp, min(a + (firstPrefix(pre + 16, S, mx) << 5), e - 32), mx), 4);
+      a = e;
+    }
+  }
+}
+
+export function prefixCount(vp: usize, ends: usize, ncols: i32, out: usize, scratch: usize, slot: usize): void {
+  let a = 0;
+  const res = scratch + 8 * slot;
+  for (let c0 = 0; c0 < ncols; c0 += 8) {
+    const g = min(8, ncols - c0);
+    scanGroup(vp, ends, c0, g, a, scratch, slot);
+    for (let q = 0; q < g; q++) {
+      const r = res + (<usize>q << 4);
+      const pre = scratch + <usize>q * slot;
+      const S = load<i32>(r);
+      const mn = load<i32>(r, 4);
+      const mx = load<i32>(r, 8);
+      const e = load<i32>(r, 12);
+      const am = i32x4.splat(mn);
+      const ax = i32x4.splat(mx);
+      // per lane, minus the number of prefixes above the minimum (lanes 0-3) and below the maximum (4-7)
+      let acc = i16x8.splat(0);
+      const pe = pre + (<usize>S << 5);
+      for (let p = pre; p < pe; p += 32) {
+        acc = i16x8.add(acc, i16x8.narrow_i32x4_s(i32x4.gt_s(v128.load(p), am), i32x4.lt_s(v128.load(p, 16), ax)));
+      }
+      acc = i16x8.max_s(acc, i8x16.shuffle(acc, acc, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13));
+      acc = i16x8.max_s(acc, i8x16.shuffle(acc, acc, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11));
+      const o = out + (<usize>(c0 + q) << 3);
+      store<i32>(o, first32(vp, min(a - (<i32>i16x8.extract_lane_s(acc, 0) << 5), e - 32), mn));
+      store<i32>(o, first32(vp, min(a - (<i32>i16x8.extract_lane_s(acc, 4) << 5), e - 32), mx), 4);
+      a = e;
+    }
+  }
+}
+
+/** scanBits tracking block numbers (0: the column's first point), each block's first half's extremes stored at h + 32 k; results to r. */
+// @ts-ignore: decorator
+@inline function scanHalves(vp: usize, a: i32, e: i32, h: usize, r: usize): void {
+  const first = load<i32>(vp + (<usize>a << 2));
+  let vmn = i32x4.splat(first);
+  let vmx = vmn;
+  v128.store(h, vmn);
+  v128.store(h, vmn, 16);
+  let bmn = i32x4.splat(0);
+  let bmx = bmn;
+  let k = 0;
+  const last = vp + (<usize>(e - 64) << 2);
+  let j = vp + (<usize>(a + 1) << 2);
+  let o = h;
+  while (true) {
+    const p = min(j, last);
+    o += 32;
+    k++;
+    let v0 = v128.load(p);
+    let v1 = v128.load(p, 16);
+    let lo = i32x4.min_s(v0, v1);
+    let hi = i32x4.max_s(v0, v1);
+    v0 = v128.load(p, 32);
+    v1 = v128.load(p, 48);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 64);
+    v1 = v128.load(p, 80);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 96);
+    v1 = v128.load(p, 112);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v128.store(o, lo);
+    v128.store(o, hi, 16);
+    v0 = v128.load(p, 128);
+    v1 = v128.load(p, 144);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 160);
+    v1 = v128.load(p, 176);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 192);
+    v1 = v128.load(p, 208);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 224);
+    v1 = v128.load(p, 240);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    const here = i32x4.splat(k);
+    bmn = i32x4.max_s(bmn, v128.and(here, i32x4.lt_s(lo, vmn)));
+    vmn = i32x4.min_s(vmn, lo);
+    bmx = i32x4.max_s(bmx, v128.and(here, i32x4.gt_s(hi, vmx)));
+    vmx = i32x4.max_s(vmx, hi);
+    if (j >= last) break;
+    j += 256;
+  }
+  const m = i32x4.splat(hmin(vmn));
+  const x = i32x4.splat(hmax(vmx));
+  store<i32>(r, <i32>laneFirst(vmn, bmn, m));
+  store<i32>(r, <i32>laneFirst(vmx, bmx, x), 4);
+  store<i32>(r, i32x4.extract_lane(m, 0), 8);
+  store<i32>(r, i32x4.extract_lane(x, 0), 12);
+}
+
+/** The first index of m in block k of column [a, e) (k = 0: the point a), in the half of it that holds m. */
+// @ts-ignore: decorator
+@inline function firstInBlock(vp: usize, h: usize, a: i32, e: i32, k: i32, m: i32): i32 {
+  const start = k == 0 ? a : min(a + 1 + ((k - 1) << 6), e - 64);
+  const inFirst = v128.any_true(i32x4.eq(v128.load(h + (<usize>k << 5)), i32x4.splat(m)));
+  return first32(vp, inFirst ? start : start + 32, m);
+}
+
+export function halfSearch(vp: usize, ends: usize, ncols: i32, out: usize, scratch: usize, slot: usize): void {
+  let a = 0;
+  const res = scratch + 8 * slot;
+  for (let c0 = 0; c0 < ncols; c0 += 8) {
+    const g = min(8, ncols - c0);
+    let s = a;
+    for (let q = 0; q < g; q++) {
+      const e = load<i32>(ends + (<usize>(c0 + q) << 2));
+      scanHalves(vp, s, e, scratch + <usize>q * slot, res + (<usize>q << 4));
+      s = e;
+    }
+    for (let q = 0; q < g; q++) {
+      const r = res + (<usize>q << 4);
+      const e = load<i32>(ends + (<usize>(c0 + q) << 2));
+      const h = scratch + <usize>q * slot;
+      const o = out + (<usize>(c0 + q) << 3);
+      store<i32>(o, firstInBlock(vp, h, a, e, load<i32>(r), load<i32>(r, 8)));
+      store<i32>(o, firstInBlock(vp, h + 16, a, e, load<i32>(r, 4), load<i32>(r, 12)), 4);
+      a = e;
     }
   }
 }

@@ -13,10 +13,10 @@ let s0: f64 = 0;
 let span: f64 = 1;
 
 // The open column. Its points are held by the ADDRESS of their time (fA, mnA, mxA, lA) and the
-// run (segment) they come from: reading the times of a column's minimum and maximum at once
-// would be two cache misses on the time column per pixel, one after the other. The output takes
-// the addresses too (as u32 in the low half of each time slot: no conversion to f64 and back),
-// and one pass at the end reads all the times with independent loads.
+// run (segment) they come from; its times are read when it is written out. Whole columns are
+// staged as indices and written out after each batch of columns (emit): there the times of many
+// columns' minima and maxima (cache misses on the time column) are read by independent loads in
+// a short loop, and the output is written in one stretch rather than between column scans.
 // Within a run address order is time order; runs are in time order.
 let run: i32 = 0;
 let col: i32 = -1;
@@ -97,7 +97,7 @@ function begin(t0: f64, t1: f64, width: i32, ot: usize, ov: usize): void {
 
 // @ts-ignore: decorator
 @inline function put(a: usize, v: f64): void {
-  store<u32>(outT + (<usize>outN << 3), <u32>a);
+  store<f64>(outT + (<usize>outN << 3), load<f64>(a));
   store<f64>(outV + (<usize>outN << 3), v);
   outN++;
 }
@@ -294,7 +294,7 @@ function firstEqual(vp: usize, j: i32, m: f32): i32 {
  * locals; a lane that never strictly improves keeps block a, the column's first point, which
  * holds that lane's extreme (the first value) at a itself: no special case for an extreme at a.
  */
-// Scratch for the ordering stores in minmaxBits (never read).
+// Scratch for the ordering stores in scanBits (never read).
 const FENCE: usize = memory.data(32, 16);
 
 export let bitsMn: i32 = 0;
@@ -302,7 +302,8 @@ export let bitsMx: i32 = 0;
 export let bitsMb: i32 = 0;
 export let bitsXb: i32 = 0;
 
-export function minmaxBits(vp: usize, a: i32, e: i32): bool {
+// @ts-ignore: decorator
+@inline export function scanBits(vp: usize, a: i32, e: i32): bool {
   const first = load<i32>(vp + (<usize>a << 2));
   let vmn = i32x4.splat(first);
   let vmx = vmn;
@@ -404,152 +405,205 @@ export function minmaxBits(vp: usize, a: i32, e: i32): bool {
 }
 
 /**
- * Feeds points [i, hi) of one sorted run into the columns, G columns at a time.
- *
- * First the ends of the next G columns are found. Column ends are predicted, not searched: if
- * the points are evenly spaced from an anchor point (iA, tA), column c ends at the first index
- * whose time reaches the start of column c + 1. The prediction depends only on c and the anchor,
- * never on the time just read, so the loads that confirm successive ends (the two times either
- * side of each end, one cache line mostly) do not wait for each other, and as the G
- * confirmations come one after the other with little work between them, their cache misses
- * overlap. When a confirmation fails (a gap, an uneven spacing, a column with no points), one
- * step either way or galloping finds the end, and the prediction is anchored again there.
- *
- * Then the values of those G columns are scanned, and then their first-index searches are made
- * (apart from the scan, so that the searches' dependent steps overlap each other rather than
- * stall the scan; 8 columns of 525 values are 17 KB, still in L1 for the searches: G = 32 was
- * slower, 52 against 48 µs). A column that starts and ends inside this run with no column open
- * from the run before (every column but a run's first and last) is written out at once; the
- * others go through the open column (globals), which a later run may continue.
+ * scanRange() feeds points [i, hi) of one sorted run into the columns: findEnds() finds the ends
+ * of up to NB columns (a tight loop of independent loads: their cache misses overlap), then
+ * those columns go G at a time: their values are scanned (scanBits, inlined: as a call, the
+ * engine saved and restored the caller's registers around every column), and then their
+ * first-index searches are made (apart from the scan, so that the searches' dependent steps
+ * overlap each other rather than stall the scan; 8 columns of 525 values are 17 KB, still in L1
+ * for the searches: G = 32 was slower). A column that starts and ends inside this run with no
+ * column open from the run before (every column but a run's first and last) is staged and
+ * written out after the batch; the others go through the open column (globals), which a later
+ * run may continue.
  */
 const G: i32 = 8;
-const ENDS: usize = memory.data(G * 4, 16);
-const COLS: usize = memory.data(G * 4, 16);
+const NB: i32 = 64;
+const ENDS: usize = memory.data(NB * 4, 16);
+const COLS: usize = memory.data(NB * 4, 16);
 // Per column of the G: first minimum and maximum (indices, or the blocks to search), the extremes' bit patterns.
 const RES: usize = memory.data(G * 16, 16);
 const SEARCH: usize = memory.data(G, 16);
+// Whole columns' four indices (first, earlier extreme, later extreme, last), written out by emit().
+const STAGE: usize = memory.data(NB * 16, 16);
 
-function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
-  if (i >= hi) return;
-  let n = outN;
+/** The s staged columns to the output at n (repeats dropped, times and values read here); returns the new count. */
+function emit(tp: usize, vp: usize, s: i32, n: i32): i32 {
   const oT = outT;
   const oV = outV;
-  let gs = guess;
-  let reads = 2;
-  let tA = load<f64>(tp + (<usize>i << 3));
-  let iA = i;
-  let c = column(tA);
-  const tLast = load<f64>(tp + (<usize>(hi - 1) << 3));
-  const cLast = column(tLast);
-  const invDt = hi - 1 > i && tLast > tA ? <f64>(hi - 1 - i) / (tLast - tA) : 0.0;
-  // the column function's constants in locals (globals are memory to the engine)
+  for (let k = 0; k < s; k++) {
+    const p = STAGE + (<usize>k << 4);
+    const f = load<i32>(p);
+    const a = load<i32>(p, 4);
+    const b = load<i32>(p, 8);
+    const l = load<i32>(p, 12);
+    store<f64>(oT + (<usize>n << 3), load<f64>(tp + (<usize>f << 3)));
+    store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>f << 2)));
+    n++;
+    store<f64>(oT + (<usize>n << 3), load<f64>(tp + (<usize>a << 3)));
+    store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>a << 2)));
+    n += <i32>(a != f);
+    store<f64>(oT + (<usize>n << 3), load<f64>(tp + (<usize>b << 3)));
+    store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>b << 2)));
+    n += <i32>(b != a);
+    store<f64>(oT + (<usize>n << 3), load<f64>(tp + (<usize>l << 3)));
+    store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>l << 2)));
+    n += <i32>(l != b);
+  }
+  return n;
+}
+
+// End finding across findEnds() calls within one run: the next column c, its first index j, the
+// anchor (iA, tA) of the prediction and the last column's length (the gallop's first step).
+let eC: i32 = 0;
+let eJ: i32 = 0;
+let eIA: i32 = 0;
+let eTA: f64 = 0;
+let eGs: i32 = 1;
+
+/**
+ * The ends of the next columns (up to NB) of the run ending at hi, from column eC at eJ, to
+ * ENDS/COLS; returns how many. Column c ends at the first index whose time reaches the start of
+ * column c + 1: predicted as iA + ceil(q), q the distance in points from the anchor to that start
+ * if the points are evenly spaced (q moves on by a constant a column: it depends on nothing just
+ * read, so successive confirmations do not wait on each other), and confirmed by the two times
+ * either side. A miss (a gap, uneven spacing, an empty column) gallops and binary-searches the
+ * exact end and anchors the prediction there. Its own function: its constants stay in registers.
+ */
+function findEnds(tp: usize, hi: i32, cLast: i32, invDt: f64): i32 {
+  let c = eC;
+  let j = eJ;
+  let iA = eIA;
+  let tA = eTA;
+  let gs = eGs;
   const t0 = T0;
   const k0 = K;
   const ik = invK;
   const eps = EPS;
+  const dq = ik * invDt;
+  let q = (t0 + (<f64>c + 0.5) * ik - tA) * invDt;
+  let reads = 0;
+  let g = 0;
+  while (true) {
+    let e = hi;
+    let nc: i32 = 0;
+    if (c < cLast) {
+      const k = Math.ceil(q);
+      let p = k >= <f64>(hi - iA) ? hi : iA + <i32>k;
+      if (p <= iA) p = iA + 1;
+      let ok = false;
+      if (p < hi) {
+        // x as column() computes it, away from whole numbers by more than EPS, puts the point
+        // before p in column <= c and the point at p in c + 1
+        const xa = (load<f64>(tp + (<usize>p << 3)) - t0) * k0 + 0.5;
+        const xb = (load<f64>(tp + (<usize>(p - 1) << 3)) - t0) * k0 + 0.5;
+        reads += 2;
+        const c1 = <f64>(c + 1);
+        ok = (xb < c1 - eps) & (xa > c1 + eps) & (xa < c1 + (1.0 - eps));
+      }
+      if (ok) {
+        e = p;
+        nc = c + 1;
+        q += dq;
+      } else {
+        e = columnEnd(tp, j, hi, c, gs);
+        if (e < hi) {
+          tA = load<f64>(tp + (<usize>e << 3));
+          reads++;
+          nc = column(tA);
+          iA = e;
+          q = (t0 + (<f64>nc + 0.5) * ik - tA) * invDt;
+        }
+      }
+    }
+    store<i32>(ENDS + (<usize>g << 2), e);
+    store<i32>(COLS + (<usize>g << 2), c);
+    gs = e - j;
+    g++;
+    j = e;
+    c = nc;
+    if ((g == NB) | (j >= hi)) break;
+  }
+  eC = c;
+  eJ = j;
+  eIA = iA;
+  eTA = tA;
+  eGs = gs;
+  timeReads += reads;
+  return g;
+}
+
+function scanRange(tp: usize, vp: usize, i: i32, hi: i32): void {
+  if (i >= hi) return;
+  let n = outN;
+  const tA = load<f64>(tp + (<usize>i << 3));
+  const tLast = load<f64>(tp + (<usize>(hi - 1) << 3));
+  timeReads += 2;
+  eC = column(tA);
+  eJ = i;
+  eIA = i;
+  eTA = tA;
+  eGs = guess;
+  const cLast = column(tLast);
+  const invDt = hi - 1 > i && tLast > tA ? <f64>(hi - 1 - i) / (tLast - tA) : 0.0;
   while (i < hi) {
-    let g = 0;
-    let j = i; // start of column c
-    while (true) {
-      let e: i32 = 0;
-      let nc: i32 = 0; // column of point e, when e < hi
-      if (c >= cLast) e = hi;
-      else {
-        const k = Math.ceil((t0 + (<f64>c + 0.5) * ik - tA) * invDt);
-        let p = k >= <f64>(hi - iA) ? hi : iA + <i32>k;
-        if (p <= j) p = j + 1;
-        if (p < hi) {
-          // confirmed without column(): x as column() computes it, away from whole numbers by
-          // more than EPS, puts the point before p in column <= c and the point at p in c + 1
-          const xa = (load<f64>(tp + (<usize>p << 3)) - t0) * k0 + 0.5;
-          const xb = (load<f64>(tp + (<usize>(p - 1) << 3)) - t0) * k0 + 0.5;
-          reads += 2;
-          const c1 = <f64>(c + 1);
-          if ((xb < c1 - eps) & (xa > c1 + eps) & (xa < c1 + (1.0 - eps))) {
-            e = p;
-            nc = c + 1; // not from the load: the next prediction must not wait for it
-          }
+    const gAll = findEnds(tp, hi, cLast, invDt);
+    let staged = 0;
+    for (let q0 = 0; q0 < gAll; q0 += G) {
+      const ends = ENDS + (<usize>q0 << 2);
+      const g = min(G, gAll - q0);
+      // The G columns' values: extremes, and where a first-index search is still to be made.
+      // Kept apart from the searches and the output so that each loop holds few values (no
+      // spills) and the searches, independent of each other, overlap.
+      let a = i;
+      for (let q = 0; q < g; q++) {
+        const e = load<i32>(ends + (<usize>q << 2));
+        const r = RES + (<usize>q << 4);
+        if (e - a > BLK && scanBits(vp, a, e)) {
+          store<i32>(r, bitsMb);
+          store<i32>(r, bitsXb, 4);
+          store<i32>(r, bitsMn, 8);
+          store<i32>(r, bitsMx, 12);
+          store<u8>(SEARCH + <usize>q, 1);
+        } else {
+          minmax(vp, a, e);
+          store<i32>(r, minI);
+          store<i32>(r, maxI, 4);
+          store<u8>(SEARCH + <usize>q, 0);
         }
-        if (e == 0) {
-          // missed: the exact end, and a new anchor there
-          e = columnEnd(tp, j, hi, c, gs);
-          if (e < hi) {
-            const tE = load<f64>(tp + (<usize>e << 3));
-            reads++;
-            nc = column(tE);
-            iA = e;
-            tA = tE;
-          }
+        a = e;
+      }
+      for (let q = 0; q < g; q++) {
+        const e = load<i32>(ends + (<usize>q << 2));
+        const r = RES + (<usize>q << 4);
+        let mi = load<i32>(r);
+        let xi = load<i32>(r, 4);
+        if (load<u8>(SEARCH + <usize>q)) {
+          mi = firstEqualBits(vp, mi, load<i32>(r, 8));
+          xi = firstEqualBits(vp, xi, load<i32>(r, 12));
         }
+        if ((e < hi) & (col < 0)) {
+          // A whole column: first, then min and max in time order, then last; emit() drops
+          // repeats and writes it out after the batch (or before an open column is written)
+          const st = STAGE + (<usize>staged << 4);
+          store<i32>(st, i);
+          store<i32>(st, min(mi, xi), 4);
+          store<i32>(st, max(mi, xi), 8);
+          store<i32>(st, e - 1, 12);
+          staged++;
+        } else {
+          n = emit(tp, vp, staged, n);
+          staged = 0;
+          outN = n;
+          openColumn(tp, vp, load<i32>(COLS + (<usize>(q0 + q) << 2)), i, e, mi, xi, e < hi);
+          n = outN;
+        }
+        i = e;
       }
-      store<i32>(ENDS + (<usize>g << 2), e);
-      store<i32>(COLS + (<usize>g << 2), c);
-      gs = e - j;
-      g++;
-      j = e;
-      c = nc;
-      if ((g == G) | (j >= hi)) break;
     }
-    // The G columns' values: extremes, and where a first-index search is still to be made.
-    // Kept apart from the searches and the output so that each loop holds few values (no spills)
-    // and the searches, independent of each other, overlap.
-    let a = i;
-    for (let q = 0; q < g; q++) {
-      const e = load<i32>(ENDS + (<usize>q << 2));
-      const r = RES + (<usize>q << 4);
-      if (e - a > BLK && minmaxBits(vp, a, e)) {
-        store<i32>(r, bitsMb);
-        store<i32>(r, bitsXb, 4);
-        store<i32>(r, bitsMn, 8);
-        store<i32>(r, bitsMx, 12);
-        store<u8>(SEARCH + <usize>q, 1);
-      } else {
-        minmax(vp, a, e);
-        store<i32>(r, minI);
-        store<i32>(r, maxI, 4);
-        store<u8>(SEARCH + <usize>q, 0);
-      }
-      a = e;
-    }
-    for (let q = 0; q < g; q++) {
-      const e = load<i32>(ENDS + (<usize>q << 2));
-      const r = RES + (<usize>q << 4);
-      let mi = load<i32>(r);
-      let xi = load<i32>(r, 4);
-      if (load<u8>(SEARCH + <usize>q)) {
-        mi = firstEqualBits(vp, mi, load<i32>(r, 8));
-        xi = firstEqualBits(vp, xi, load<i32>(r, 12));
-      }
-      if ((e < hi) & (col < 0)) {
-        // A whole column: first, then min and max in time order, then last, without repeats.
-        // Branch-free: each point is written at n, and n moves on unless it repeats the point
-        // before. Times go out as their addresses (u32), read at the end.
-        const a = min(mi, xi);
-        const b = max(mi, xi);
-        const l = e - 1;
-        store<u32>(oT + (<usize>n << 3), <u32>(tp + (<usize>i << 3)));
-        store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>i << 2)));
-        n++;
-        store<u32>(oT + (<usize>n << 3), <u32>(tp + (<usize>a << 3)));
-        store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>a << 2)));
-        n += <i32>(a != i);
-        store<u32>(oT + (<usize>n << 3), <u32>(tp + (<usize>b << 3)));
-        store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>b << 2)));
-        n += <i32>(b != a);
-        store<u32>(oT + (<usize>n << 3), <u32>(tp + (<usize>l << 3)));
-        store<f64>(oV + (<usize>n << 3), <f64>load<f32>(vp + (<usize>l << 2)));
-        n += <i32>(l != b);
-      } else {
-        outN = n;
-        openColumn(tp, vp, load<i32>(COLS + (<usize>q << 2)), i, e, mi, xi, e < hi);
-        n = outN;
-      }
-      i = e;
-    }
+    n = emit(tp, vp, staged, n);
   }
   outN = n;
-  guess = gs;
-  timeReads += reads;
+  guess = eGs;
 }
 
 /**
@@ -598,10 +652,6 @@ export function m4(tp: usize, vp: usize, n: i32, t0: f64, t1: f64, width: i32, o
   run = 0;
   scanRange(tp, vp, lowerBound(tp, n, t0, false), lowerBound(tp, n, t1, true));
   flush();
-  for (let i = 0; i < outN; i++) {
-    const o = outT + (<usize>i << 3);
-    store<f64>(o, load<f64>(<usize>load<u32>(o)));
-  }
   timeReads += outN;
   return outN;
 }
@@ -677,7 +727,7 @@ export function storeView(s: usize, t0: f64, t1: f64, width: i32, ot: usize, ov:
   for (let i = 0; i < outN; i++) {
     const tp = outT + (<usize>i << 3);
     const vp = outV + (<usize>i << 3);
-    store<f64>(tp, load<f64>(<usize>load<u32>(tp)) / 1000.0);
+    store<f64>(tp, load<f64>(tp) / 1000.0);
     const v = convertValue(load<f64>(vp));
     store<f64>(vp, v);
     if (i == insideStart && i < insideEnd) {
