@@ -24,7 +24,7 @@ export function decodeCursor(cursor: string): number {
   return Number(m[1]);
 }
 
-function parseQuery(raw: Record<string, string>): MeasurementQuery {
+export function parseQuery(raw: Record<string, string>): MeasurementQuery {
   for (const key of ['startTime', 'endTime'] as const) {
     const v = raw[key];
     if (v === undefined || v === '') throw badRequest('INVALID_QUERY', `${key} is required: epoch milliseconds.`);
@@ -146,9 +146,27 @@ export function acceptsColumns(accept: string | undefined): boolean {
   });
 }
 
+/** What every page answer carries besides the security headers and its Content-Type. */
+export const PAGE_HEADERS = { 'Cache-Control': 'no-store', Vary: 'Accept' } as const;
+
+/** A page's body in the form asked for, and its Content-Type. */
+export function pageAnswer(form: PageForm, page: PageText | null, next: string | null): { body: Buffer<ArrayBuffer> | string; type: string } {
+  if (form === 'binary') return { body: columnsBody(page, next), type: COLUMNS_MEDIA_TYPE };
+  const nextJson = next === null ? 'null' : `"${next}"`;
+  const body =
+    form === 'columns'
+      ? `{"columns":{"time":[${page?.t ?? ''}],"rawDistance":[${page?.d ?? ''}],"betaRawDistance":[${page?.b ?? ''}]},"next":${nextJson}}`
+      : `{"measurements":[${page?.j ?? ''}],"next":${nextJson}}`;
+  return { body, type: 'application/json; charset=utf-8' };
+}
+
+/** The form of the answer: the binary column form when Accept asks for it, else the query's JSON shape. */
+export const pageForm = (accept: string | undefined, q: MeasurementQuery): PageForm => (acceptsColumns(accept) ? 'binary' : q.format);
+
 export function measurementRoutes(ctx: AppContext) {
   const r = new Hono<GatewayEnv>();
 
+  // measurements-http.ts answers the plain case of this route before the app sees it, the same way
   r.get('/organisations/:orgId/sensors/:sensorId/measurements', async (c) => {
     const orgId = c.req.param('orgId');
     // membership and the sensor's organisation in one query; errors in the same order as before
@@ -157,16 +175,10 @@ export function measurementRoutes(ctx: AppContext) {
     const q = parseQuery(c.req.query());
     if (!sensorExists) throw notFound('SENSOR_NOT_FOUND', 'Sensor not found.');
 
-    const form: PageForm = acceptsColumns(c.req.header('Accept')) ? 'binary' : q.format;
+    const form = pageForm(c.req.header('Accept'), q);
     const { page, next } = await readMeasurements(ctx.db, sensorId, q, form);
-    const headers = { 'Cache-Control': 'no-store', Vary: 'Accept' };
-    if (form === 'binary') return c.body(columnsBody(page, next), 200, { ...headers, 'Content-Type': COLUMNS_MEDIA_TYPE });
-    const nextJson = next === null ? 'null' : `"${next}"`;
-    const body =
-      form === 'columns'
-        ? `{"columns":{"time":[${page?.t ?? ''}],"rawDistance":[${page?.d ?? ''}],"betaRawDistance":[${page?.b ?? ''}]},"next":${nextJson}}`
-        : `{"measurements":[${page?.j ?? ''}],"next":${nextJson}}`;
-    return c.body(body, 200, { ...headers, 'Content-Type': 'application/json; charset=utf-8' });
+    const { body, type } = pageAnswer(form, page, next);
+    return c.body(body, 200, { ...PAGE_HEADERS, 'Content-Type': type });
   });
 
   return r;
