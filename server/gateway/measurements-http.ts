@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../context';
-import { one } from '../db/db';
 import { ROLE, type Role } from '../http/auth';
 import { rawHeader } from '../http/raw-header';
 import { securityHeaderList } from '../http/security-headers';
@@ -13,6 +12,12 @@ const KEYS = new Set(['order', 'startTime', 'endTime', 'format', 'start', 'limit
 /** Query values that need no decoding: numbers, words, base64url cursors. */
 const PLAIN = /^[A-Za-z0-9_-]*$/;
 const DATA_ROLES: readonly Role[] = [ROLE.MEMBER, ROLE.ADMIN, ROLE.OWNER];
+interface Checked {
+  revoked_at: number | null;
+  known: boolean;
+  role: Role;
+  sensor_exists: boolean;
+}
 
 /** The query as Hono's c.req.query() gives it, when every key is one of the route's, once, with a plain value; else null. */
 function plainQuery(search: string): Record<string, string> | null {
@@ -30,15 +35,15 @@ function plainQuery(search: string): Record<string, string> | null {
 /**
  * `GET /api/organisations/{orgId}/sensors/{sensorId}/measurements` straight on Node's request
  * (issue 10, benchmark 6: the chart's year is 25 of these, and the server answers them one at a
- * time). The same work as the route in measurements.routes.ts with the app's middleware, in two
- * statements instead of three: the revocation of the caller's sign-in, the membership and the
- * sensor's organisation in one, then the page. It answers only the plain case: a caller whose
- * token verifies, whose sign-in stands, who holds a data role in the organisation, which holds
- * the sensor, with a valid query of the route's own keys (plain values, each once). Anything else
- * (every refusal, every error, other methods and paths) goes to the app, which answers it as
- * before, in the same order; the answer here has the app's status, headers and body. A middleware
- * added to the app that must apply to this route (a header, a check, a log line) must be added
- * here as well (as for ingest-http.ts).
+ * time). The same work as the route in measurements.routes.ts with the app's middleware, in one
+ * statement instead of three (PGlite runs one statement at a time): the revocation of the
+ * caller's sign-in, the membership and the sensor's organisation, and the page where they pass.
+ * It answers only the plain case: a caller whose token verifies, whose sign-in stands, who holds
+ * a data role in the organisation, which holds the sensor, with a valid query of the route's own
+ * keys (plain values, each once). Anything else (every refusal, every error, other methods and
+ * paths) goes to the app, which answers it as before, in the same order; the answer here has the
+ * app's status, headers and body. A middleware added to the app that must apply to this route (a
+ * header, a check, a log line) must be added here as well (as for ingest-http.ts).
  */
 export function measurementsListener(ctx: AppContext): (req: IncomingMessage, res: ServerResponse, app: () => void) => boolean {
   const security = securityHeaderList(ctx.config).map(([k, v]) => [k.toLowerCase(), v] as [string, string]);
@@ -54,17 +59,17 @@ export function measurementsListener(ctx: AppContext): (req: IncomingMessage, re
     const token = authorization.replace(/^Bearer\s+/i, '').trim();
     const caller = await verifyTokenUnrevoked(ctx.db, ctx.key, ctx.tokens, token, 'id').catch(() => null);
     if (!caller) return false;
-    const row = await one<{ revoked_at: number | null; known: boolean; role: Role; sensor_exists: boolean }>(
-      ctx.db,
-      `SELECT (SELECT revoked_at FROM refresh_tokens WHERE jti = $1) AS revoked_at, EXISTS (SELECT 1 FROM refresh_tokens WHERE jti = $1) AS known,
-              m.role, EXISTS (SELECT 1 FROM sensors s WHERE s.id = $4 AND s.org_id = m.org_id) AS sensor_exists
-         FROM memberships m WHERE m.org_id = $2 AND m.user_id = $3`,
-      [caller.origin, orgId, caller.payload.sub, sensorId],
-    );
-    // as verifyToken, requireMemberWithSensor and the route decide, in their order; any refusal is the app's to answer
-    if (!row || !row.known || row.revoked_at || !DATA_ROLES.includes(row.role) || !row.sensor_exists) return false;
     const form = pageForm(rawHeader(req, 'accept'), q);
-    const { page: p, next } = await readMeasurements(ctx.db, sensorId.toLowerCase(), q, form);
+    // one statement: the sign-in's revocation, the membership and the sensor's organisation, and the page where they pass
+    const guard = {
+      columns: `(SELECT revoked_at FROM refresh_tokens WHERE jti = $5) AS revoked_at, EXISTS (SELECT 1 FROM refresh_tokens WHERE jti = $5) AS known,
+                (SELECT role FROM memberships WHERE org_id = $6 AND user_id = $7) AS role, EXISTS (SELECT 1 FROM sensors s WHERE s.id = $1 AND s.org_id = $6) AS sensor_exists`,
+      pass: `guard.known AND COALESCE(guard.revoked_at, 0) = 0 AND guard.role IN (${DATA_ROLES.join(', ')}) AND guard.sensor_exists`,
+      params: [caller.origin, orgId, caller.payload.sub],
+    };
+    const { page: p, next, checked: c } = await readMeasurements<Checked>(ctx.db, sensorId.toLowerCase(), q, form, guard);
+    // as verifyToken, requireMemberWithSensor and the route decide, in their order; any refusal is the app's to answer
+    if (!c || !c.known || c.revoked_at || !DATA_ROLES.includes(c.role) || !c.sensor_exists) return false;
     const { body, type } = pageAnswer(form, p, next);
     // as the Fetch Headers of the app's answers list them: sorted by name, content-length last
     const head = [...security, ...page, ['content-type', type] as [string, string]].sort((a, b) => (a[0] < b[0] ? -1 : 1));
