@@ -38,8 +38,9 @@ let refreshing: Promise<string | undefined> | undefined;
 
 /**
  * The last ID token Amplify gave, while it is not due for refresh: currentIdToken answers from it
- * without asking Amplify again (fetchAuthSession reads and decodes the stored session: 7 to 11 ms
- * under load, before every data-worker load). Any change to the session drops it: Amplify's Hub
+ * without asking Amplify again (fetchAuthSession reads and decodes the stored session in several
+ * asynchronous steps), and heldIdToken gives it with no wait at all (a chart load posts in the
+ * click's own task). Any change to the session drops it: Amplify's Hub
  * events (sign-in, sign-out, refresh and its failure, in this tab or, through storage, another)
  * and any change to the stored session made by another tab. `generation` counts those changes,
  * so a token read across one is not kept.
