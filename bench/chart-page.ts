@@ -117,7 +117,7 @@ export async function fetchSpan(page: Page, t0: number): Promise<string> {
     const r = await w
       .evaluate(() => ({
         origin: performance.timeOrigin,
-        list: performance.getEntriesByType('resource').filter((e) => e.name.includes('/measurements')).map((e) => [e.startTime, (e as PerformanceResourceTiming).responseStart, (e as PerformanceResourceTiming).responseEnd] as const),
+        list: performance.getEntriesByType('resource').filter((e) => e.name.includes('/measurements')).map((e) => [e.startTime, (e as PerformanceResourceTiming).responseStart, (e as PerformanceResourceTiming).responseEnd, (e as PerformanceResourceTiming).requestStart] as const),
       }))
       .catch(() => null);
     const abs = (x: number) => (r ? r.origin + x - origin - t0 : 0);
@@ -126,6 +126,12 @@ export async function fetchSpan(page: Page, t0: number): Promise<string> {
     const first = Math.min(...r.list.map((e) => e[0]));
     const last = Math.max(...r.list.map((e) => e[2]));
     const waits = r.list.map((e) => e[1] - e[0]).sort((a, b) => a - b);
+    if (process.env.BENCH_YEAR_DETAIL) {
+      // every request of the load in the order sent: sent, socket, first byte, last byte (ms since the click)
+      const rows = [...r.list].sort((a, b) => a[0] - b[0]).map((e, i) => `${i + 1}:${abs(e[0]).toFixed(0)}/${abs(e[3]).toFixed(0)}/${abs(e[1]).toFixed(0)}/${abs(e[2]).toFixed(0)}`);
+      const others = await page.evaluate((since) => performance.getEntriesByType('resource').filter((e) => e.startTime >= since).map((e) => `${e.name.replace(/^.*\/api/, '')} ${(e.startTime - since).toFixed(0)}-${(e as PerformanceResourceTiming).responseEnd - since}`), t0);
+      process.stderr.write(`    requests (sent/socket/first byte/last byte): ${rows.join(' ')}\n    page's own requests meanwhile: ${others.join('; ') || 'none'}\n`);
+    }
     return `${r.list.length} requests, first sent at +${abs(first).toFixed(0)} ms, last answered at +${abs(last).toFixed(0)} ms, median wait ${waits[waits.length >> 1].toFixed(0)} ms`;
   }
   return 'no resource timing';

@@ -57,7 +57,7 @@ function countFetches(page: Page): () => number {
 export async function run(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tw-bench6-'));
   const config = loadConfig({
-    PORT: '0',
+    PORT: process.env.BENCH_PORT ?? '0', // a port of one's own range on a shared machine (0: any free port)
     HOST: '127.0.0.1',
     DATA_DIR: join(dir, 'db'),
     SIMULATOR: 'false',

@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createServer as createHttpServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import { uplinkListener } from './ingest/ingest-http';
+import { measurementsListener } from './gateway/measurements-http';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { openDb, type Db } from './db/db';
@@ -70,11 +71,13 @@ export async function startServer(
 
   const app = createApp(ctx);
   const server = await new Promise<Server>((resolve) => {
-    // device uplinks take their own listener (ingest-http.ts); everything else, and anything it does not take, the app
+    // device uplinks and the plain measurement page take their own listeners (ingest-http.ts,
+    // measurements-http.ts); everything else, and anything they do not take or hand back, the app
     const uplinks = uplinkListener(ctx);
+    const measurements = measurementsListener(ctx);
     const createServer = ((options: ServerOptions, listener: RequestListener) =>
       createHttpServer(options, (req, res) => {
-        if (!uplinks(req, res)) void listener(req, res);
+        if (!uplinks(req, res) && !measurements(req, res, () => void listener(req, res))) void listener(req, res);
       })) as unknown as typeof createHttpServer;
     const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST, createServer }, () => resolve(s as Server));
   });

@@ -9,16 +9,19 @@ export interface DataWorkerClient {
 
 /**
  * Starts the data worker (a module worker that Vite bundles with the WASM core) and returns a
- * typed proxy. `getIdToken` is asked before every load, so an expired token is never used.
+ * typed proxy. Every load takes the current token: `heldIdToken` when it has one not due for
+ * refresh, else `getIdToken` (which refreshes when due), so an expired token is never used.
  */
-export function createDataWorker(opts: { apiBase: string; getIdToken: () => Promise<string | undefined> }): DataWorkerClient {
+export function createDataWorker(opts: { apiBase: string; getIdToken: () => Promise<string | undefined>; heldIdToken?: () => string | undefined }): DataWorkerClient {
   const worker = new Worker(new URL('./data.worker.ts', import.meta.url), { type: 'module' });
   const remote = Comlink.wrap<DataWorkerApi>(worker);
   const api: DataWorkerApi = {
     configure: (o) => void remote.configure(o),
     setToken: (t) => void remote.setToken(t),
     async load(req: LoadRequest, onProgress?: (p: LoadProgress) => void) {
-      const token = await opts.getIdToken();
+      // a held token goes at once, in the caller's task: even a settled promise would wait for the
+      // rest of that task (the render of the closing date picker, 7 to 9 ms) before the worker hears
+      const token = opts.heldIdToken?.() ?? (await opts.getIdToken());
       // not awaited: the worker handles messages in order (both wait on the same core promise,
       // whose reactions run in order), so the load sees this token without a round trip first
       void remote.configure({ apiBase: opts.apiBase, token: token ?? '' });

@@ -175,6 +175,25 @@ export async function verifyToken(
   token: string,
   use: 'id' | 'access' | 'refresh',
 ): Promise<IdClaims & Record<string, unknown>> {
+  const { payload, origin } = await verifyTokenUnrevoked(db, key, s, token, use);
+  // the revocation check is never cached: a revoked sign-in is refused on its next request
+  const rows = await db.query<{ revoked_at: number | null }>('SELECT revoked_at FROM refresh_tokens WHERE jti = $1', [origin]);
+  if (!rows[0] || rows[0].revoked_at) throw new TokenError('revoked', 'Token has been revoked.');
+  return payload;
+}
+
+/**
+ * verifyToken without its last step: the claims and the sign-in they came from (`origin`, the
+ * refresh token's jti), whose revocation the caller must still check, as verifyToken does
+ * (a route that asks its own database question anyway asks that one in the same statement).
+ */
+export async function verifyTokenUnrevoked(
+  db: Queryable,
+  key: SigningKey,
+  s: Pick<TokenSettings, 'issuer' | 'now' | 'clientId'>,
+  token: string,
+  use: 'id' | 'access' | 'refresh',
+): Promise<{ payload: IdClaims & Record<string, unknown>; origin: string }> {
   const nowMs = s.now?.() ?? Date.now();
   let payload = verifiedBefore(key, s, token, use, nowMs);
   if (!payload) {
@@ -194,12 +213,9 @@ export async function verifyToken(
     if (use !== 'id' && payload.client_id !== s.clientId) throw new TokenError('invalid', 'Invalid token.');
     remember(key, s, token, use, payload);
   }
-  // the revocation check is never cached: a revoked sign-in is refused on its next request
   const origin = (use === 'refresh' ? payload.jti : payload.origin_jti) as string | undefined;
   if (!origin) throw new TokenError('invalid', 'Invalid token.');
-  const rows = await db.query<{ revoked_at: number | null }>('SELECT revoked_at FROM refresh_tokens WHERE jti = $1', [origin]);
-  if (!rows[0] || rows[0].revoked_at) throw new TokenError('revoked', 'Token has been revoked.');
-  return payload as IdClaims & Record<string, unknown>;
+  return { payload: payload as IdClaims & Record<string, unknown>, origin };
 }
 
 /**

@@ -5,6 +5,7 @@ import { DEFAULT_BODY_LIMIT } from '../http/body-limit';
 import { securityHeaderList } from '../http/security-headers';
 import { parseUplink } from './uplink-parse';
 import { ingestUplink } from './uplink';
+import { rawHeader as header } from '../http/raw-header';
 
 /**
  * `POST /ingest/uplink` straight on Node's request, without the Fetch Request and Response, web
@@ -56,14 +57,4 @@ export function uplinkListener(ctx: AppContext): (req: IncomingMessage, res: Ser
     });
     return true;
   };
-}
-
-/** A request header as the Fetch Headers give it: every occurrence, joined with ", " (Node keeps only the first Authorization). */
-function header(req: IncomingMessage, name: string): string | undefined {
-  const raw = req.rawHeaders;
-  let out: string | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i].length === name.length && raw[i].toLowerCase() === name) out = out === undefined ? raw[i + 1] : `${out}, ${raw[i + 1]}`;
-  }
-  return out;
 }

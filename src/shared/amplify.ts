@@ -1,5 +1,6 @@
 import { Amplify } from 'aws-amplify';
 import { fetchAuthSession } from 'aws-amplify/auth';
+import { Hub } from 'aws-amplify/utils';
 import { z } from 'zod';
 import { credentialsRefreshDue } from '../domain/token-refresh';
 import { configureGateway } from './api';
@@ -35,21 +36,63 @@ export const AUTH_FLOW = 'USER_PASSWORD_AUTH' as const;
 let clockDrift = 0;
 let refreshing: Promise<string | undefined> | undefined;
 
+/**
+ * The last ID token Amplify gave, while it is not due for refresh: currentIdToken answers from it
+ * without asking Amplify again (fetchAuthSession reads and decodes the stored session in several
+ * asynchronous steps), and heldIdToken gives it with no wait at all (a chart load posts in the
+ * click's own task). Any change to the session drops it: Amplify's Hub
+ * events (sign-in, sign-out, refresh and its failure, in this tab or, through storage, another)
+ * and any change to the stored session made by another tab. `generation` counts those changes,
+ * so a token read across one is not kept.
+ */
+let held: { token: string; exp: number; iat?: number } | undefined;
+let generation = 0;
+const dropHeld = () => {
+  held = undefined;
+  generation++;
+};
+Hub.listen('auth', dropHeld);
+if (typeof window !== 'undefined')
+  window.addEventListener('storage', (e) => {
+    if (e.key === null || e.key.startsWith('CognitoIdentityServiceProvider.')) dropHeld();
+  });
+
+type IdToken = NonNullable<NonNullable<Awaited<ReturnType<typeof fetchAuthSession>>['tokens']>['idToken']>;
+
+/** Keeps `token` as the held one if the session has not changed since `since` (a generation). */
+function hold(token: IdToken | undefined, since: number) {
+  const { exp, iat } = token?.payload ?? {};
+  if (token && typeof exp === 'number' && since === generation) held = { token: token.toString(), exp, iat: typeof iat === 'number' ? iat : undefined };
+}
+
 async function forceRefresh(): Promise<string | undefined> {
+  // not held here: the refresh's own Hub event drops what is held, and the next call reads it again
   const token = (await fetchAuthSession({ forceRefresh: true })).tokens?.idToken;
   if (typeof token?.payload.iat === 'number') clockDrift = token.payload.iat * 1000 - Date.now();
   return token?.toString();
+}
+
+/** The held ID token if it is not due for refresh (what currentIdToken would answer at once), else undefined. */
+export function heldIdToken(): string | undefined {
+  return held && !credentialsRefreshDue(held, Date.now(), clockDrift) ? held.token : undefined;
 }
 
 /**
  * The current ID token, refreshed when within 60 s of expiry (monitoring-client 9), not at
  * Amplify's own 5 s: the gateway client, the data worker's loads and the MQTT connection all take
  * their token here, and each must outlive the work it starts. Concurrent callers share one refresh.
+ * A token already held and not due answers at once (the same rule, the same clock drift).
  */
 export async function currentIdToken(): Promise<string | undefined> {
+  const now = heldIdToken();
+  if (now) return now;
+  const since = generation;
   const token = (await fetchAuthSession()).tokens?.idToken;
   const { exp, iat } = token?.payload ?? {};
-  if (!token || typeof exp !== 'number' || !credentialsRefreshDue({ exp, iat: typeof iat === 'number' ? iat : undefined }, Date.now(), clockDrift)) return token?.toString();
+  if (!token || typeof exp !== 'number' || !credentialsRefreshDue({ exp, iat: typeof iat === 'number' ? iat : undefined }, Date.now(), clockDrift)) {
+    hold(token, since);
+    return token?.toString();
+  }
   refreshing ??= forceRefresh().finally(() => (refreshing = undefined));
   try {
     return await refreshing;
@@ -81,6 +124,7 @@ export function configureIdentity(config: ClientConfig, onNoSession: () => void 
       if (!token) onNoSession();
       return token;
     },
+    heldIdToken,
   });
   // live mode: the broker from /config.json, the (refreshed) ID token as the MQTT password
   configureLive({ url: config.mqtt.url, getIdToken: () => currentIdToken().catch(() => undefined) });

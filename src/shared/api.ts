@@ -5,6 +5,8 @@ import { apiErrorSchema } from '../contract/error.schema';
 export interface GatewayConfig {
   endpoint: string; // e.g. http://localhost:8080/api
   getIdToken: () => Promise<string | undefined>;
+  /** The token getIdToken would give at once, if it is already held and not due for refresh (no wait). */
+  heldIdToken?: () => string | undefined;
 }
 
 let gateway: GatewayConfig = { endpoint: '/api', getIdToken: async () => undefined };
@@ -80,4 +82,5 @@ export const api = {
 
 /** The current ID token, for the data worker and the MQTT connection. */
 export const getIdToken = () => gateway.getIdToken();
+export const heldIdToken = () => gateway.heldIdToken?.();
 export const gatewayEndpoint = () => gateway.endpoint;

@@ -5,7 +5,7 @@ import { decodeJwt } from 'jose';
 import { startTestServer, type TestServer } from './harness';
 import { hashPassword } from '../../server/identity/passwords';
 import { insertUser } from '../../server/identity/identity-users';
-import { currentIdToken } from '../../src/shared/amplify';
+import { currentIdToken, heldIdToken } from '../../src/shared/amplify';
 
 /**
  * Monitoring-client 9: "Credentials refresh when within 60 s of expiry." The real aws-amplify v6
@@ -42,5 +42,17 @@ describe('the client refreshes its ID token within 60 s of expiry, not at Amplif
     expect(decodeJwt(a!).exp! * 1000).toBeGreaterThan(Date.now() + 3_000_000);
     expect((await s.api('/organisations', { token: a })).status).toBe(200);
     expect(await currentIdToken()).toBe(a); // the fresh token is not refreshed again
+  });
+
+  it('hands out the held token without asking Amplify until it is due, and holds none once signed out', async () => {
+    const t = (await currentIdToken())!;
+    expect(heldIdToken()).toBe(t);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(decodeJwt(t).exp! * 1000 - 50_000);
+    expect(heldIdToken()).toBeUndefined(); // due: the next currentIdToken refreshes
+    vi.useRealTimers();
+    await signOut(); // Amplify's Hub tells of it: the held token is dropped
+    expect(heldIdToken()).toBeUndefined();
+    expect(await currentIdToken()).toBeUndefined();
   });
 });

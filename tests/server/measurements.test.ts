@@ -3,6 +3,8 @@ import { startTestServer, testDrivers, type TestServer } from './harness';
 import { addMember, makeOrg, makeSensor, makeUser } from './fixtures';
 import { measurementColumnsPageSchema, measurementPageSchema } from '../../src/contract/measurement.schema';
 import { COLUMNS_MEDIA_TYPE, decodeColumnsPage } from '../../src/contract/measurement-columns';
+import { createApp } from '../../server/http/app';
+import { revokeSignIns } from '../../server/identity/tokens';
 
 const T0 = 1_700_000_000_000;
 const MINUTE = 60_000;
@@ -177,6 +179,47 @@ describe.each(testDrivers)('GET /organisations/{orgId}/sensors/{sensorId}/measur
     const asReader = await get(q, await s.tokenFor(reader.id));
     expect(asReader.status).toBe(403);
     expect((await s.api(path(q, 'not-a-uuid'), { token: await s.tokenFor(reader.id) })).status).toBe(403); // the role before the sensor id
+  });
+
+  it('answers the plain page on its own listener (measurements-http.ts) exactly as the app does: status, headers, body', async () => {
+    const app = createApp(s.ctx);
+    const binary = `${COLUMNS_MEDIA_TYPE}, application/json;q=0.5`;
+    const first = decodeColumnsPage(await (await s.api(path({ startTime: T0, endTime: T0 + 999 * MINUTE, limit: 100 }), { token, headers: { Accept: binary } })).arrayBuffer());
+    const cases: [Record<string, string | number>, string | undefined, string, string?][] = [
+      [{ startTime: T0, endTime: T0 + 999 * MINUTE, order: 'asc', format: 'columns', limit: 100 }, binary, sensor.id],
+      [{ startTime: T0, endTime: T0 + 999 * MINUTE, start: first.next! }, binary, sensor.id],
+      [{ startTime: T0, endTime: T0 + 999 * MINUTE, order: 'desc', limit: 7 }, binary, sensor.id.toUpperCase(), org.id.toUpperCase()],
+      [{ startTime: T0 + 5 * MINUTE, endTime: T0 + 30 * MINUTE }, undefined, sensor.id],
+      [{ startTime: T0 + 5 * MINUTE, endTime: T0 + 30 * MINUTE, format: 'columns' }, 'application/json', sensor.id],
+      [{ startTime: 0, endTime: T0 - 1 }, binary, sensor.id],
+    ];
+    for (const [q, accept, sensorId, orgId] of cases) {
+      const headers: Record<string, string> = { Authorization: token, ...(accept ? { Accept: accept } : {}) };
+      const viaHttp = await s.api(path(q, sensorId, orgId), { headers });
+      const viaApp = await app.fetch(new Request(`${s.url}/api${path(q, sensorId, orgId)}`, { headers }));
+      const label = JSON.stringify([q, accept, sensorId === sensor.id]);
+      expect(viaHttp.status, label).toBe(200);
+      expect(viaApp.status, label).toBe(200);
+      const body = new Uint8Array(await viaHttp.arrayBuffer());
+      expect(body, label).toEqual(new Uint8Array(await viaApp.arrayBuffer()));
+      const transport = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+      const own = (h: Headers) => [...h].filter(([k]) => !transport.has(k));
+      expect(own(viaHttp.headers), label).toEqual(own(viaApp.headers));
+      expect(viaHttp.headers.get('content-length'), label).toBe(String(body.byteLength));
+    }
+  });
+
+  it('refuses a revoked sign-in on its next page request (the revocation is asked with the membership)', async () => {
+    const u = await makeUser(s.ctx.db);
+    await addMember(s.ctx.db, org.id, u.id, 1);
+    const t = await s.tokenFor(u.id);
+    const q = { startTime: T0, endTime: T0 + MINUTE };
+    const accept = { Accept: `${COLUMNS_MEDIA_TYPE}, application/json;q=0.5` };
+    expect((await s.api(path(q), { token: t, headers: accept })).status).toBe(200);
+    await revokeSignIns(s.ctx.db, { userId: u.id });
+    const res = await s.api(path(q), { token: t, headers: accept });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ message: 'Token has been revoked.' });
   });
 
   // Speed is measured in `npm run bench` (benchmark 6), never asserted here: these machines are noisy.

@@ -1,5 +1,5 @@
 import { createDataWorker, type DataWorkerClient } from '../../../workers/data-client';
-import { gatewayEndpoint, getIdToken } from '../../shared/api';
+import { gatewayEndpoint, getIdToken, heldIdToken } from '../../shared/api';
 
 let client: DataWorkerClient | undefined;
 
@@ -8,6 +8,6 @@ let client: DataWorkerClient | undefined;
  * to a sensor seen before draws from what is held (within the spec's cache caps).
  */
 export function chartWorker(): DataWorkerClient['api'] {
-  client ??= createDataWorker({ apiBase: gatewayEndpoint(), getIdToken });
+  client ??= createDataWorker({ apiBase: gatewayEndpoint(), getIdToken, heldIdToken });
   return client.api;
 }

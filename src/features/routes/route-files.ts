@@ -1,11 +1,11 @@
 import type { MeterReading, RouteImport, RouteTask, SpecialMeter } from '../../contract/route.schema';
 import { createDataWorker, type DataWorkerClient } from '../../../workers/data-client';
-import { gatewayEndpoint, getIdToken } from '../../shared/api';
+import { gatewayEndpoint, getIdToken, heldIdToken } from '../../shared/api';
 
 let client: DataWorkerClient | undefined;
 /** The data worker, started on the first file parsed or formatted. */
 function dataWorker(): DataWorkerClient['api'] {
-  client ??= createDataWorker({ apiBase: gatewayEndpoint(), getIdToken });
+  client ??= createDataWorker({ apiBase: gatewayEndpoint(), getIdToken, heldIdToken });
   return client.api;
 }
 
