@@ -10,6 +10,14 @@ export const MOBILE_BREAKPOINT = 900;
 /** Widths below the breakpoint (899.98 rather than 899, for fractional device widths). */
 export const MOBILE_QUERY = `(max-width: ${MOBILE_BREAKPOINT - 0.02}px)`;
 
+/**
+ * Desktop widths below 1200 px (a tablet in landscape, a narrow window): the navbar's sections,
+ * organisation switcher and profile name do not all fit, so the profile menu shows its initials
+ * and, below 1000 px, the switcher a shorter name.
+ */
+export const NARROW_DESKTOP_QUERY = '(max-width: 1199.98px)';
+export const NARROWEST_DESKTOP_QUERY = '(max-width: 999.98px)';
+
 /** True below the breakpoint, known on the first render (no desktop flash on a phone). */
 export function useIsMobile(): boolean {
   return useMediaQuery(MOBILE_QUERY, false, { getInitialValueInEffect: false }) ?? false;

@@ -114,6 +114,18 @@ describe('the monitoring client in the browser: issue 9 gaps', () => {
     await expect(header.getByRole('button', { name: 'Open navigation' }).count()).resolves.toBe(0);
     await expect(page.getByRole('list', { name: 'Sensors' }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('link', { name: 'All Sensors' }).count()).resolves.toBe(0);
+    // the narrowest desktop still fits its navbar: nothing past the window's edge, no section name on two lines
+    const headerFits = () =>
+      page.evaluate(() => {
+        const header = document.querySelector('header')!;
+        const inside = [...header.querySelectorAll('*')].every((e) => e.getBoundingClientRect().right <= innerWidth + 0.5);
+        const oneLine = [...header.querySelectorAll('nav a')].every((a) => a.getBoundingClientRect().height <= 60 && (a as HTMLElement).innerText.split('\n').length === 1);
+        return inside && oneLine;
+      });
+    await expect(headerFits()).resolves.toBe(true);
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await expect.poll(headerFits).toBe(true);
+    await page.setViewportSize({ width: 900, height: 800 });
 
     await page.setViewportSize({ width: 899, height: 800 });
     await header.getByRole('button', { name: 'Open navigation' }).waitFor();

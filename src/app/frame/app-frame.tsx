@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import { AppShell, Burger, Divider, Drawer, Group, Stack, Text, UnstyledButton } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconBell, IconMap2, IconRipple, IconRoute, IconSettings } from '@tabler/icons-react';
 import { Link, NavLink } from 'react-router-dom';
 import { useSession } from '../../shared/session';
 import { SECTION_LABELS, sectionsFor, type OrgSection } from '../sections';
-import { InsideMain, useIsMobile } from '../../shared/layout';
+import { InsideMain, NARROW_DESKTOP_QUERY, NARROWEST_DESKTOP_QUERY, useIsMobile } from '../../shared/layout';
 import { NAVBAR_HEIGHT } from '../theme';
 import { Brand } from './brand';
 import classes from './app-frame.module.css';
@@ -18,6 +18,8 @@ const ICONS: Record<OrgSection, ReactNode> = { sensors: <IconRipple size={18} />
 export function AppFrame({ children }: { children: ReactNode }) {
   const { org, orgPath } = useSession();
   const mobile = useIsMobile();
+  const narrow = useMediaQuery(NARROW_DESKTOP_QUERY, false, { getInitialValueInEffect: false }) ?? false;
+  const narrowest = useMediaQuery(NARROWEST_DESKTOP_QUERY, false, { getInitialValueInEffect: false }) ?? false;
   const [drawer, { toggle, close }] = useDisclosure(false);
   const sections = sectionsFor(org);
 
@@ -50,7 +52,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
       </a>
       <AppShell.Header className={classes.header}>
         <Group h="100%" px={mobile ? 'sm' : 'lg'} justify="space-between" wrap="nowrap">
-          <Group gap={mobile ? 'xs' : 'xl'} wrap="nowrap">
+          <Group gap={mobile ? 'xs' : narrow ? 'md' : 'xl'} wrap="nowrap">
             {mobile && <Burger opened={drawer} onClick={toggle} size="sm" aria-label="Open navigation" />}
             <Link to={orgPath} className={classes.brandLink} aria-label="Tidewatch home">
               <Brand size={28} />
@@ -67,8 +69,8 @@ export function AppFrame({ children }: { children: ReactNode }) {
             )}
           </Group>
           <Group gap="sm" wrap="nowrap">
-            {!mobile && <OrgSwitcher />}
-            <ProfileMenu compact={!!mobile} />
+            {!mobile && <OrgSwitcher maw={narrowest ? 180 : 280} />}
+            <ProfileMenu compact={mobile || narrow} />
           </Group>
         </Group>
       </AppShell.Header>

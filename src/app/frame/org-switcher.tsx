@@ -13,7 +13,7 @@ export const TYPEAHEAD_CLICK_GUARD_MS = 500;
  * The organisation switcher (organisation-and-routes 2.5): a name for 1 organisation, a dropdown
  * up to 6, a 'Search organisations...' typeahead above 6. Switching rewrites the slug in the path.
  */
-export function OrgSwitcher({ onSwitched, fullWidth }: { onSwitched?: () => void; fullWidth?: boolean }) {
+export function OrgSwitcher({ onSwitched, fullWidth, maw = 280 }: { onSwitched?: () => void; fullWidth?: boolean; /** the button's widest, beside other things in the navbar */ maw?: number }) {
   const { org, organisations } = useSession();
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -35,7 +35,7 @@ export function OrgSwitcher({ onSwitched, fullWidth }: { onSwitched?: () => void
     );
   }
   const target = (onClick?: () => void) => (
-    <Button onClick={onClick} variant="default" leftSection={<IconBuilding size={16} />} rightSection={<IconChevronDown size={14} />} fullWidth={fullWidth} justify="space-between" aria-label={`Organisation: ${org.name}`} maw={fullWidth ? undefined : 280}>
+    <Button onClick={onClick} variant="default" leftSection={<IconBuilding size={16} />} rightSection={<IconChevronDown size={14} />} fullWidth={fullWidth} justify="space-between" aria-label={`Organisation: ${org.name}`} maw={fullWidth ? undefined : maw}>
       <Text size="sm" fw={600} truncate>
         {org.name}
       </Text>
