@@ -5,6 +5,7 @@ import { rawHeader } from '../http/raw-header';
 import { securityHeaderList } from '../http/security-headers';
 import { verifyTokenUnrevoked } from '../identity/tokens';
 import { PAGE_HEADERS, pageAnswer, pageForm, parseQuery, readMeasurements } from './measurements.routes';
+import { appHeaders, sendAnswer } from '../http/direct-answer';
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const PATH = new RegExp(`^/api/organisations/(${UUID})/sensors/(${UUID})/measurements\\?([^#]*)$`);
@@ -46,8 +47,7 @@ function plainQuery(search: string): Record<string, string> | null {
  * header, a check, a log line) must be added here as well (as for ingest-http.ts).
  */
 export function measurementsListener(ctx: AppContext): (req: IncomingMessage, res: ServerResponse, app: () => void) => boolean {
-  const security = securityHeaderList(ctx.config).map(([k, v]) => [k.toLowerCase(), v] as [string, string]);
-  const page = Object.entries(PAGE_HEADERS).map(([k, v]) => [k.toLowerCase(), v] as [string, string]);
+  const fixed: [string, string][] = [...securityHeaderList(ctx.config), ...Object.entries(PAGE_HEADERS)];
 
   const answer = async (req: IncomingMessage, res: ServerResponse, orgId: string, sensorId: string, raw: Record<string, string>, authorization: string): Promise<boolean> => {
     let q;
@@ -71,13 +71,7 @@ export function measurementsListener(ctx: AppContext): (req: IncomingMessage, re
     // as verifyToken, requireMemberWithSensor and the route decide, in their order; any refusal is the app's to answer
     if (!c || !c.known || c.revoked_at || !DATA_ROLES.includes(c.role) || !c.sensor_exists) return false;
     const { body, type } = pageAnswer(form, p, next);
-    // as the Fetch Headers of the app's answers list them: sorted by name, content-length last
-    const head = [...security, ...page, ['content-type', type] as [string, string]].sort((a, b) => (a[0] < b[0] ? -1 : 1));
-    const headers: string[] = [];
-    for (const [k, v] of head) headers.push(k, v);
-    headers.push('content-length', String(Buffer.byteLength(body)));
-    res.writeHead(200, headers);
-    res.end(body);
+    sendAnswer(res, 200, appHeaders([...fixed, ['content-type', type]]), body);
     return true;
   };
 

@@ -6,6 +6,7 @@ import { securityHeaderList } from '../http/security-headers';
 import { parseUplink } from './uplink-parse';
 import { ingestUplink } from './uplink';
 import { rawHeader as header } from '../http/raw-header';
+import { appHeaders, sendAnswer } from '../http/direct-answer';
 
 /**
  * `POST /ingest/uplink` straight on Node's request, without the Fetch Request and Response, web
@@ -18,17 +19,10 @@ import { rawHeader as header } from '../http/raw-header';
  * app that must apply to device uplinks too (a header, a limit, a log line) must be added here as well.
  */
 export function uplinkListener(ctx: AppContext): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const security = securityHeaderList(ctx.config).map(([k, v]) => [k.toLowerCase(), v] as [string, string]);
-  // as the Fetch Headers of the app's answers list them: sorted by name, content-length last
-  const head = [...security, ['content-type', 'application/json'] as [string, string]].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  const head = appHeaders([...securityHeaderList(ctx.config), ['content-type', 'application/json']]);
   const decoder = new TextDecoder(); // UTF-8, a leading BOM dropped, bad bytes replaced: as Request.text()
   const answer = (res: ServerResponse, status: number, body: unknown) => {
-    const text = JSON.stringify(body);
-    const headers: string[] = [];
-    for (const [k, v] of head) headers.push(k, v);
-    headers.push('content-length', String(Buffer.byteLength(text)));
-    res.writeHead(status, headers);
-    res.end(text);
+    sendAnswer(res, status, head, JSON.stringify(body));
   };
   const fail = (res: ServerResponse, err: unknown) => {
     const { status, body } = errorAnswer(err as Error, '/ingest/uplink');
