@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, signIn } from './browser';
 import { startTestServer, type TestServer } from '../server/harness';
@@ -24,6 +24,9 @@ export function useBrowser(opts: { shots?: string; hookTimeout?: number } = {}) 
     browser = await launchBrowser();
     if (opts.shots) mkdirSync(opts.shots, { recursive: true });
   }, opts.hookTimeout);
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail' && browser) await reportOpenPages(browser, ctx.task.name);
+  });
   afterAll(() => browser?.close());
   const get = () => {
     if (!browser) throw new Error('the browser is launched in beforeAll');
@@ -42,6 +45,31 @@ export function useBrowser(opts: { shots?: string; hookTimeout?: number } = {}) 
       return page;
     },
   };
+}
+
+const FAILURES = 'test-results/e2e/failures';
+
+/**
+ * What a failed test left on screen, for a failure that does not happen again when run alone:
+ * each page still open (a test closes its pages at its end, so these are the failed test's) is
+ * saved as a screenshot, and its address and the start of its text go to stderr, which CI keeps.
+ */
+async function reportOpenPages(browser: Browser, testName: string): Promise<void> {
+  mkdirSync(FAILURES, { recursive: true });
+  const slug = testName.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 80);
+  const pages = browser.contexts().flatMap((c) => c.pages());
+  for (const [i, page] of pages.entries()) {
+    const path = `${FAILURES}/${slug}-${i + 1}.png`;
+    const shot = await page.screenshot({ path, fullPage: true, timeout: 10_000 }).then(
+      () => path,
+      (err: Error) => `no screenshot (${err.message.split('\n')[0]})`,
+    );
+    const text = await page
+      .evaluate(() => document.body?.innerText ?? '', undefined)
+      .then((t) => t.replace(/\s+/g, ' ').slice(0, 800))
+      .catch((err: Error) => `no text (${err.message.split('\n')[0]})`);
+    process.stderr.write(`[e2e failure] "${testName}", page ${i + 1} of ${pages.length}: ${page.url()}\n  ${shot}\n  text: ${text}\n`);
+  }
 }
 
 /**
