@@ -6,12 +6,22 @@ export interface Queryable {
   query<T = Row>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
+/** What a transaction's function gets: its statements, and a way to send the last one with the commit. */
+export interface TxQueryable extends Queryable {
+  /**
+   * Runs the transaction's last statement: on PostgreSQL it goes out with the COMMIT in one round
+   * trip (its rows are not returned). Its error fails the transaction, as a query's would: the
+   * transaction rolls back and tx() rejects with it. Nothing may be queried after it.
+   */
+  last(sql: string, params?: unknown[]): void;
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** PostgreSQL's connection string (a LISTEN connection of its own needs it); none for PGlite. */
   readonly url?: string;
   /** Runs fn in one transaction; it commits when fn resolves and rolls back when it throws. */
-  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  tx<T>(fn: (q: TxQueryable) => Promise<T>): Promise<T>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import type { Db, Queryable } from './db';
+import { together } from './together';
 
 // bigint and numeric come back as JS numbers on both drivers (times are epoch ms, well inside 2^53).
 const parsers = {
@@ -22,7 +23,21 @@ export async function openPglite(dataDir: string): Promise<Db> {
   return {
     kind: 'pglite',
     query: base.query,
-    tx: (fn) => pg.transaction((t) => fn(wrap(t))),
+    tx: (fn) =>
+      pg.transaction(async (t) => {
+        const lasts: Promise<unknown>[] = [];
+        const q = wrap(t);
+        const result = await fn({
+          ...q,
+          last: (sql, params) => {
+            const p = q.query(sql, params);
+            p.catch(() => {}); // awaited below, maybe after it has failed
+            lasts.push(p);
+          },
+        });
+        await together(...lasts);
+        return result;
+      }),
     exec: async (sql) => {
       await pg.exec(sql);
     },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/db';
+import { together } from '../db/together';
 import { prepared } from '../db/prepared';
 import type { SensorNotification } from '../../src/contract/notification.schema';
 import type { LiveNotificationMessage } from '../../src/contract/live.schema';
@@ -66,16 +67,14 @@ export class AlarmWrites {
    */
   async write(q: Queryable, audience: AlertAudience): Promise<OutboxRow[]> {
     if (!this.changes.length) return [];
-    const closed = new Set<string>();
-    if (this.closes.size) {
-      const rows = await q.query<{ id: string }>(CLOSE_SQL, [[...this.closes.keys()], [...this.closes.values()]]);
-      for (const r of rows) closed.add(r.id);
-    }
-    const inserted = new Set<string>();
-    if (this.rows.size) {
-      const rows = await q.query<{ id: string }>(OPEN_SQL, [JSON.stringify([...this.rows.values()])]);
-      for (const r of rows) inserted.add(r.id);
-    }
+    // issued together (one round trip on PostgreSQL), run in this order: the closes before the opens
+    const none = Promise.resolve<{ id: string }[]>([]);
+    const [closedRows, insertedRows] = await together(
+      this.closes.size ? q.query<{ id: string }>(CLOSE_SQL, [[...this.closes.keys()], [...this.closes.values()]]) : none,
+      this.rows.size ? q.query<{ id: string }>(OPEN_SQL, [JSON.stringify([...this.rows.values()])]) : none,
+    );
+    const closed = new Set(closedRows.map((r) => r.id));
+    const inserted = new Set(insertedRows.map((r) => r.id));
     const done = this.changes.filter((c) => (c.existing ? closed : inserted).has(c.n.id));
     for (const c of done) c.into.push({ event: c.event, serial: c.sensor.serial, sensorName: c.sensor.name, notification: c.n });
     return alertDeliveryRows(

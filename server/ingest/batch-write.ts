@@ -1,4 +1,5 @@
-import type { Queryable } from '../db/db';
+import type { Queryable, TxQueryable } from '../db/db';
+import { together } from '../db/together';
 import { prepared } from '../db/prepared';
 import type { Uplink } from '../../src/contract/uplink.schema';
 import type { LiveNotificationMessage } from '../../src/contract/live.schema';
@@ -90,10 +91,10 @@ export const refused = () => new HttpError(401, 'INVALID_DEVICE_KEY', 'Unknown s
  * uplink of the batch. A refused uplink (unknown sensor, wrong key) gets its error and the others
  * go on. The sensor rows are locked in id order, so batches and other writers never deadlock.
  */
-export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Ingested | Error)[]> {
+export async function writeBatch(q: TxQueryable, items: Pending[]): Promise<(Ingested | Error)[]> {
   const serials = [...new Set(items.map((p) => p.up.serial))];
-  await q.query(PARTITION_SQL);
-  const rows = await q.query<SensorRow>(LOCK_SQL, [serials]);
+  // issued together: on PostgreSQL they go out with the BEGIN in one round trip, and run in this order
+  const [, rows] = await together(q.query(PARTITION_SQL), q.query<SensorRow>(LOCK_SQL, [serials]));
   const bySerial = new Map(rows.map((s) => [s.serial, s]));
   const results: (Ingested | Error)[] = items.map((p) => {
     const sensor = bySerial.get(p.up.serial);
@@ -190,16 +191,21 @@ export async function writeBatch(q: Queryable, items: Pending[]): Promise<(Inges
     if (p.up.bootInfo) bootOf.set(sensor.id, p.up.bootInfo);
   }
 
-  const deliveries = await alarmWrites.write(q, audience);
-  // before latest data is written: collecting a task stamps lastDownlinkRequestAt into it
-  await settleDownlinks(q, accepted.map(({ p, r }) => ({ sensorId: r.sensor.id, up: p.up, now: p.now, result: r })), new Set(read.busy ?? []));
+  // the notifications' writes and the downlinks' do not depend on each other: issued together (one
+  // round trip where no uplink reports or collects a task). Before latest data is written:
+  // collecting a task stamps lastDownlinkRequestAt into it
+  const [deliveries] = await together(
+    alarmWrites.write(q, audience),
+    settleDownlinks(q, accepted.map(({ p, r }) => ({ sensorId: r.sensor.id, up: p.up, now: p.now, result: r })), new Set(read.busy ?? [])),
+  );
   for (const { r } of accepted) {
     const last = latestOf.get(r.sensor.id)!;
     const asked = r.latest.lastDownlinkRequestAt;
     if (typeof asked === 'number' && last !== r.latest) last.lastDownlinkRequestAt = Math.max(asked, Number(last.lastDownlinkRequestAt ?? 0));
   }
   const errs = accepted.flatMap(({ p, r }) => p.up.errors.map((e) => [r.sensor.id, e.code, e.time] as const));
-  await q.query(FINAL_SQL, [
+  // the batch's last statement goes out with the COMMIT
+  q.last(FINAL_SQL, [
     JSON.stringify([...latestOf].map(([id, latest]) => ({ id, latest, boot: bootOf.get(id) ?? null }))),
     errs.map((e) => e[0]),
     errs.map((e) => e[1]),
