@@ -69,7 +69,8 @@ export interface PageGuard {
  * One page built by the database in one statement over an index-ordered range scan: JSON text
  * (string_agg; on PGlite ~8x faster than returning rows, no per-row JS objects) or, for the binary
  * form, each column as one bytea of big-endian IEEE values (float8send/float4send, which skip the
- * float-to-text formatting; the server swaps them to little-endian).
+ * float-to-text formatting), sent as base64 text and decoded here to a Buffer; the server swaps
+ * them to little-endian.
  */
 async function readPage<G extends object>(db: Queryable, sensorId: string, q: MeasurementQuery, form: PageForm, from: number, to: number, limit: number, guard?: PageGuard) {
   const dir = q.order === 'asc' ? 'ASC' : 'DESC';
