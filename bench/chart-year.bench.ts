@@ -1,22 +1,21 @@
 // Benchmark 6: in headless Chromium against the running product (demo world, PGlite): a year of
 // the 1-minute demo sensor from choosing the range to the drawn chart, against the floor (the
-// measurements endpoint's own queries for the same chunks, alone, in the same process, in the
-// same run); no main-thread task over 50 ms meanwhile; a range already held drawn again without a
+// measurements endpoint's own queries for the same chunks, alone, in the server's own process, in
+// the same run; the server runs in a process of its own, bench/chart-year-server.ts, as in a
+// deployment, not beside Playwright and this file); no main-thread task over 50 ms meanwhile; a range already held drawn again without a
 // fetch; and five years of 1-minute data (seeded here) loaded and drawn, with the worker's memory.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import type { Browser, Page } from 'playwright-core';
-import { loadConfig } from '../server/config';
-import { startServer } from '../server/start';
+import { fork } from 'node:child_process';
 import { launchBrowser, signIn } from '../tests/e2e/browser';
-import { makeSensor } from '../tests/server/fixtures';
-import { issueTokens } from '../server/identity/tokens';
+import type { YearServerRequest } from './chart-year-server';
 import { loadCore } from '../wasm-core/core';
 import { DataWorker } from '../workers/data-worker';
 import { median, type BenchRow } from './bench-kit';
-import { drawnSince, endpointQueries, fetchSpan, observeLongTasks, pickRange, profileMainThread, traceLongTasks, workerStats } from './chart-page';
+import { drawnSince, fetchSpan, observeLongTasks, pickRange, profileMainThread, traceLongTasks, workerStats } from './chart-page';
 
 const SERIAL = '1A2B3C4D';
 const FIVE_SERIAL = '5EA50001';
@@ -54,9 +53,46 @@ function countFetches(page: Page): () => number {
   return () => (page.off('request', on), n);
 }
 
+/**
+ * The product's server in a process of its own (bench/chart-year-server.ts), as in a deployment;
+ * `ask` runs an operation there (the floor's queries, setup queries, a token, a sensor).
+ */
+async function startYearServer(env: Record<string, string>) {
+  const child = fork(new URL('./chart-year-server.ts', import.meta.url).pathname, [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  let next = 0;
+  const { url, kind } = await new Promise<{ url: string; kind: string }>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the benchmark's server exited (${code})`)));
+    child.on('message', (m: { ready?: string; kind?: string; id?: number; result?: unknown; error?: string }) => {
+      if (m.ready) return resolve({ url: m.ready, kind: m.kind! });
+      const w = waiting.get(m.id!);
+      waiting.delete(m.id!);
+      if (m.error !== undefined) w?.reject(new Error(m.error));
+      else w?.resolve(m.result);
+    });
+  });
+  const ask = <T>(req: YearServerRequest) =>
+    new Promise<T>((resolve, reject) => {
+      const id = next++;
+      waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      child.send({ id, ...req });
+    });
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    child.removeAllListeners('exit');
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  };
+  return { url, kind, ask, stop };
+}
+
 export async function run(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tw-bench6-'));
-  const config = loadConfig({
+  const server = await startYearServer({
     PORT: process.env.BENCH_PORT ?? '0', // a port of one's own range on a shared machine (0: any free port)
     HOST: '127.0.0.1',
     DATA_DIR: join(dir, 'db'),
@@ -64,11 +100,11 @@ export async function run(): Promise<BenchRow[]> {
     LOG_LEVEL: 'warn',
     ...(process.env.STATIC_DIR ? { STATIC_DIR: process.env.STATIC_DIR } : {}),
   });
-  const server = await startServer(config, { background: false });
   const browser = await launchBrowser();
   try {
-    const db = server.ctx.db;
-    const sensor = (await db.query<{ id: string }>('SELECT id FROM sensors WHERE serial = $1', [SERIAL]))[0];
+    const query = <T>(sql: string, params?: unknown[]) => server.ask<T[]>({ op: 'query', sql, params });
+    const endpointQueries = (sensorId: string, start: number, end: number) => server.ask<{ ms: number; rows: number }>({ op: 'floor', sensorId, start, end });
+    const sensor = (await query<{ id: string }>('SELECT id FROM sensors WHERE serial = $1', [SERIAL]))[0];
     const today = DateTime.now().setZone(ZONE);
     const firstDay = today.minus({ days: 365 }).startOf('day');
     const start = firstDay.toMillis();
@@ -77,11 +113,10 @@ export async function run(): Promise<BenchRow[]> {
     const heldFirst = firstDay.plus({ days: 40 });
     const heldLast = heldFirst.plus({ days: 30 });
 
-    await endpointQueries(db, sensor.id, start, end); // warm-up
-    // the product minus the browser: the data worker's own load, run here in Node over HTTP
-    const owner = (await db.query<{ id: string; email: string; name: string; email_verified: boolean; is_site_admin: boolean }>(`SELECT * FROM users WHERE email = 'owner@demo.test'`))[0];
-    const orgId = (await db.query<{ id: string }>(`SELECT id FROM organisations WHERE slug = 'riverbend-water'`))[0].id;
-    const nodeToken = (await issueTokens(db, server.ctx.key, server.ctx.tokens, owner)).IdToken;
+    await endpointQueries(sensor.id, start, end); // warm-up
+    // the product minus the browser: the data worker's own load, run here in Node over HTTP (a client of the server's process)
+    const orgId = (await query<{ id: string }>(`SELECT id FROM organisations WHERE slug = 'riverbend-water'`))[0].id;
+    const nodeToken = await server.ask<string>({ op: 'token', email: 'owner@demo.test' });
     const core = await loadCore();
     let nodeFailures = 0;
     const nodeLoad = async () => {
@@ -110,7 +145,7 @@ export async function run(): Promise<BenchRow[]> {
     let rows = 0;
     let yearMemory = 0;
     for (let i = 0; i < RUNS; i++) {
-      const f = await endpointQueries(db, sensor.id, start, end);
+      const f = await endpointQueries(sensor.id, start, end);
       floors.push(f.ms);
       rows = f.rows;
       nodeTimes.push(await nodeLoad());
@@ -150,7 +185,7 @@ export async function run(): Promise<BenchRow[]> {
     const rowsOfYear: BenchRow[] = [
       {
         bench: '6 year in the product',
-        what: `choose a year (${rows.toLocaleString('en-GB')} rows) to drawn chart vs the endpoint's own queries for the same chunks, alone (${db.kind}, binary form), ${RUNS} runs`,
+        what: `choose a year (${rows.toLocaleString('en-GB')} rows) to drawn chart vs the endpoint's own queries for the same chunks, alone (${server.kind}, binary form, in the server's process), ${RUNS} runs`,
         ours: median(chartTimes),
         baseline: median(floors),
         target: { kind: 'cost', value: 1.5 },
@@ -182,12 +217,11 @@ export async function run(): Promise<BenchRow[]> {
     if (FIVE_RUNS === 0) return rowsOfYear;
 
     // five years of 1-minute data, ending now, for a sensor of the demo organisation
-    const org = (await db.query<{ id: string }>(`SELECT id FROM organisations WHERE slug = 'riverbend-water'`))[0];
-    const five = await makeSensor(db, org.id, { serial: FIVE_SERIAL, name: 'Five Years' });
+    const five = await server.ask<{ id: string }>({ op: 'makeSensor', orgId, serial: FIVE_SERIAL, name: 'Five Years' });
     const fiveFirst = today.minus({ years: 5 }).startOf('day');
     const n = Math.floor((Date.now() - fiveFirst.toMillis()) / 60_000);
     process.stderr.write(`seeding ${n.toLocaleString('en-GB')} rows of five years...\n`);
-    await db.query(
+    await query(
       `INSERT INTO measurements (sensor_id, time, raw_distance)
        SELECT $1, $2::bigint + g::bigint * 60000, 2000 + 800 * sin(g / 745.0) + (g % 50) FROM generate_series(0, $3 - 1) g`,
       [five.id, fiveFirst.toMillis(), n],
@@ -198,7 +232,7 @@ export async function run(): Promise<BenchRow[]> {
     let fiveUnobserved = 0;
     let fiveStats = { memoryBytes: 0, held: {} as Record<string, number> };
     for (let i = 0; i < FIVE_RUNS; i++) {
-      fiveFloors.push((await endpointQueries(db, five.id, fiveFirst.toMillis(), end)).ms);
+      fiveFloors.push((await endpointQueries(five.id, fiveFirst.toMillis(), end)).ms);
       // on this page the observer has failed to report a proven long task on the shared machine:
       // then the five-year long-task row is not measured (and fails), the rest is still reported
       const { page, observed } = await openSensor(browser, server.url, FIVE_SERIAL, false);
