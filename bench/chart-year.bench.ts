@@ -1,9 +1,10 @@
 // Benchmark 6: in headless Chromium against the running product (demo world, PGlite): a year of
 // the 1-minute demo sensor from choosing the range to the drawn chart, against the floor (the
 // measurements endpoint's own queries for the same chunks, alone, in the server's own process, in
-// the same run; the server runs in a process of its own, bench/chart-year-server.ts, as in a
-// deployment, not beside Playwright and this file); no main-thread task over 50 ms meanwhile; a range already held drawn again without a
-// fetch; and five years of 1-minute data (seeded here) loaded and drawn, with the worker's memory.
+// the same run); no main-thread task over 50 ms meanwhile; a range already held drawn again
+// without a fetch; and five years of 1-minute data (seeded here) loaded and drawn, with the
+// worker's memory. The server runs in a process of its own (bench/chart-year-server.ts), as in a
+// deployment, not beside Playwright and this file.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import type { Db, Queryable } from './db';
-import { together } from './together';
+import { handled, together } from './together';
 
 // bigint and numeric come back as JS numbers on both drivers (times are epoch ms, well inside 2^53).
 const parsers = {
@@ -29,11 +29,7 @@ export async function openPglite(dataDir: string): Promise<Db> {
         const q = wrap(t);
         const result = await fn({
           ...q,
-          last: (sql, params) => {
-            const p = q.query(sql, params);
-            p.catch(() => {}); // awaited below, maybe after it has failed
-            lasts.push(p);
-          },
+          last: (sql, params) => void lasts.push(handled(q.query(sql, params))),
         });
         await together(...lasts);
         return result;

@@ -1,13 +1,10 @@
 import pg from 'pg';
 import type { Db, Queryable } from './db';
-import { together } from './together';
+import { handled, together } from './together';
 import { preparedName } from './prepared';
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8
 pg.types.setTypeParser(1700, (v) => Number(v)); // numeric
-
-/** The promise, with a handler attached now (it is awaited later, maybe after it has failed). */
-const handled = <T>(p: Promise<T>) => (p.catch(() => {}), p);
 
 export async function openPostgres(url: string): Promise<Db> {
   // Pipeline mode (node-postgres 8.23): a statement issued while the one before is still running
@@ -33,8 +30,7 @@ export async function openPostgres(url: string): Promise<Db> {
       const lasts: Promise<unknown>[] = [];
       try {
         // not awaited: it goes out with fn's first statement (pipeline mode), and is checked before the COMMIT
-        const begin = client.query('BEGIN');
-        begin.catch(() => {});
+        const begin = handled(client.query('BEGIN'));
         const result = await fn({ query: run, last: (sql, params) => void lasts.push(handled(run(sql, params))) });
         await begin;
         // the last statement and the COMMIT in one round trip; if it failed, PostgreSQL answers this COMMIT with a rollback

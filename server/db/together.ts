@@ -8,3 +8,6 @@ export async function together<T extends readonly unknown[]>(...ps: { [K in keyo
   for (const s of settled) if (s.status === 'rejected') throw s.reason;
   return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
+
+/** The promise, with a handler attached now: it is awaited later (by together()), maybe after it has failed. */
+export const handled = <T>(p: Promise<T>): Promise<T> => (p.catch(() => {}), p);
