@@ -9,15 +9,21 @@ import { startServer } from '../server/start';
 import { issueTokens } from '../server/identity/tokens';
 import { makeSensor } from '../tests/server/fixtures';
 import { endpointQueries } from './chart-page';
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
 
 export type YearServerRequest =
   | { op: 'floor'; sensorId: string; start: number; end: number }
   | { op: 'query'; sql: string; params?: unknown[] }
   | { op: 'token'; email: string }
-  | { op: 'makeSensor'; orgId: string; serial: string; name: string };
+  | { op: 'makeSensor'; orgId: string; serial: string; name: string }
+  /** V8's CPU profile of this process between profileStart and profileStop (written to `file`). */
+  | { op: 'profileStart' }
+  | { op: 'profileStop'; file: string };
 
 const server = await startServer(loadConfig(), { background: false });
 const db = server.ctx.db;
+let inspector: Session | undefined;
 
 async function handle(m: YearServerRequest): Promise<unknown> {
   switch (m.op) {
@@ -31,6 +37,19 @@ async function handle(m: YearServerRequest): Promise<unknown> {
     }
     case 'makeSensor':
       return makeSensor(db, m.orgId, { serial: m.serial, name: m.name });
+    case 'profileStart':
+      inspector ??= new Session();
+      inspector.connect();
+      await inspector.post('Profiler.enable');
+      await inspector.post('Profiler.setSamplingInterval', { interval: 100 });
+      await inspector.post('Profiler.start');
+      return null;
+    case 'profileStop': {
+      const { profile } = await inspector!.post('Profiler.stop');
+      writeFileSync(m.file, JSON.stringify(profile));
+      inspector!.disconnect();
+      return m.file;
+    }
   }
 }
 

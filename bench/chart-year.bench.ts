@@ -23,7 +23,7 @@ const FIVE_SERIAL = '5EA50001';
 const ZONE = 'Pacific/Auckland';
 const RUNS = Math.max(Number(process.env.BENCH_YEAR_RUNS ?? 15), 3); // each run is a fresh page (an empty worker store)
 const FIVE_RUNS = Math.max(Number(process.env.BENCH_FIVE_RUNS ?? 3), 0); // 0 skips the five years
-const TRACE = process.env.BENCH_TRACE; // '1': Chromium's trace of the long tasks; 'profile': V8's profile of the main thread (stderr)
+const TRACE = process.env.BENCH_TRACE; // '1': Chromium's trace of the long tasks; 'profile': V8's profile of the main thread (stderr); 'server': the server process's CPU profile of each year load (files named on stderr)
 const MB = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 
 async function openSensor(browser: Browser, url: string, serial: string, needObserver = true): Promise<{ page: Page; observed: boolean }> {
@@ -60,7 +60,8 @@ function countFetches(page: Page): () => number {
  */
 async function startYearServer(env: Record<string, string>) {
   const child = fork(new URL('./chart-year-server.ts', import.meta.url).pathname, [], {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_SERVER_NODE_ARGS: extra Node flags for the server process (say --trace-gc)
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -158,7 +159,12 @@ export async function run(): Promise<BenchRow[]> {
         year = await drawnSince(page, t0, start);
       };
       if (TRACE === 'profile') await profileMainThread(page, `year run ${i + 1}`, pickYear);
-      else if (TRACE) await traceLongTasks(page, `year run ${i + 1}`, pickYear);
+      else if (TRACE === 'server') {
+        // the server process's CPU profile of the product's year load alone (no floor, no setup)
+        await server.ask({ op: 'profileStart' });
+        await pickYear();
+        process.stderr.write(`  ${await server.ask<string>({ op: 'profileStop', file: join(tmpdir(), `tw-bench6-server-${i + 1}.cpuprofile`) })}\n`);
+      } else if (TRACE) await traceLongTasks(page, `year run ${i + 1}`, pickYear);
       else await pickYear();
       chartTimes.push(year.ms);
       longTasks.push(...year.long);

@@ -4,6 +4,12 @@ export type Row = Record<string, unknown>;
 export interface Queryable {
   /** Runs one statement with $1.. parameters and returns its rows. */
   query<T = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * PGlite only (server/db/pglite-binary.ts): one statement, outside any transaction of the
+   * caller's, with its results in PostgreSQL's binary format: bytea columns as Buffers rather than
+   * text. node-postgres cannot receive binary results (pg-protocol parses every field as text).
+   */
+  queryBinary?<T = Row>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
 /** What a transaction's function gets: its statements, and a way to send the last one with the commit. */

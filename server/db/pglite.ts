@@ -2,6 +2,7 @@ import { PGlite, types } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import type { Db, Queryable } from './db';
 import { handled, together } from './together';
+import { queryBinary } from './pglite-binary';
 
 // bigint and numeric come back as JS numbers on both drivers (times are epoch ms, well inside 2^53).
 const parsers = {
@@ -23,6 +24,7 @@ export async function openPglite(dataDir: string): Promise<Db> {
   return {
     kind: 'pglite',
     query: base.query,
+    queryBinary: (sql, params) => queryBinary(pg, sql, params),
     tx: (fn) =>
       pg.transaction(async (t) => {
         const lasts: Promise<unknown>[] = [];
