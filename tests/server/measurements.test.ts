@@ -242,5 +242,21 @@ describe.each(testDrivers)('GET /organisations/{orgId}/sensors/{sensorId}/measur
     expect(times).toHaveLength(N);
     expect(times.every((t, i) => t === T0 + i * MINUTE)).toBe(true);
     expect(pages).toHaveLength(Math.ceil(N / 50_000));
+
+    // the binary form's large pages, many at once and twice over (each page's columns are swapped in
+    // place in the page's own buffers and sent as they are): each answer holds exactly its own window's rows
+    const binary = { token, headers: { Accept: COLUMNS_MEDIA_TYPE } };
+    const windows = Array.from({ length: 12 }, (_, i) => ({ startTime: T0 + i * 20_011 * MINUTE, endTime: T0 + (i * 20_011 + 9_000 + 97 * i) * MINUTE }));
+    for (let round = 0; round < 2; round++) {
+      const answers = await Promise.all(windows.map(async (w) => decodeColumnsPage(await (await s.api(path({ ...w, format: 'columns' }, year.id), binary)).arrayBuffer())));
+      answers.forEach((bin, i) => {
+        const rows = 9_001 + 97 * i;
+        expect(bin.time.length, `window ${i}`).toBe(rows);
+        expect(bin.time.every((t, k) => t === windows[i].startTime + k * MINUTE), `window ${i} times`).toBe(true);
+        expect(bin.next).toBeNull();
+      });
+      const check = await s.api(path({ ...windows[5], format: 'columns' }, year.id), { token });
+      expect(Array.from(answers[5].rawDistance)).toEqual(measurementColumnsPageSchema.parse(await check.json()).columns.rawDistance);
+    }
   }, 300_000);
 });
