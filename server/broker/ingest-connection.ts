@@ -26,9 +26,10 @@ const MAX_BACKOFF_MS = 30_000;
 /** The duplex byte stream an MQTT_URL names (the schemes server/config.ts accepts). */
 function openStream(url: URL): Duplex {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (url.protocol === 'mqtts:') return tlsConnect({ host, port: Number(url.port) || 8883 });
-  if (url.protocol === 'ws:' || url.protocol === 'wss:') return createWebSocketStream(new WebSocket(url, 'mqtt'));
-  return tcpConnect(Number(url.port) || 1883, host);
+  if (url.protocol === 'ws:' || url.protocol === 'wss:') return createWebSocketStream(new WebSocket(url, 'mqtt')); // ws sets TCP_NODELAY itself
+  // no Nagle: a PUBACK written behind a device's ack would wait for the broker's delayed TCP ACK (p50 27 ms at 2,500/s)
+  if (url.protocol === 'mqtts:') return tlsConnect({ host, port: Number(url.port) || 8883 }).setNoDelay(true);
+  return tcpConnect(Number(url.port) || 1883, host).setNoDelay(true);
 }
 
 /**
