@@ -49,11 +49,13 @@ export function openIngestConnection(o: IngestConnectionOptions) {
   let attempts = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let pingTimer: ReturnType<typeof setInterval> | undefined;
-  let nextId = 1;
+  let nextId = 0;
   let unsubscribed: (() => void) | undefined;
   let markSubscribed!: () => void;
   const subscribed = new Promise<void>((r) => (markSubscribed = r));
 
+  // SUBSCRIBE and UNSUBSCRIBE identifiers (PUBACKs reuse the broker's), 1 to 65,535
+  const packetId = () => (nextId = (nextId % 0xffff) + 1);
   const send = (packet: Packet) => {
     if (socket && connected && !socket.destroyed) socket.write(generate(packet, v5));
   };
@@ -84,7 +86,7 @@ export function openIngestConnection(o: IngestConnectionOptions) {
           attempts = 0;
           pingTimer = setInterval(ping, keepalive * 1000);
           if (packet.sessionPresent) markSubscribed();
-          else send({ cmd: 'subscribe', messageId: nextId++, subscriptions: [{ topic: o.subscription, qos: 1 }] });
+          else send({ cmd: 'subscribe', messageId: packetId(), subscriptions: [{ topic: o.subscription, qos: 1 }] });
           return;
         }
         case 'suback':
@@ -172,7 +174,7 @@ export function openIngestConnection(o: IngestConnectionOptions) {
       if (!s) return;
       if (connected) {
         const done = new Promise<void>((r) => (unsubscribed = r));
-        send({ cmd: 'unsubscribe', messageId: nextId++, unsubscriptions: [o.subscription] });
+        send({ cmd: 'unsubscribe', messageId: packetId(), unsubscriptions: [o.subscription] });
         await Promise.race([done, new Promise((r) => setTimeout(r, 2000))]);
         send({ cmd: 'disconnect' });
       }
