@@ -9,7 +9,9 @@ import { batcherFor } from '../server/ingest/batcher';
 
 const server = await startServer(loadConfig());
 const mqttUrl = process.env.BENCH_INGEST_MQTT_URL;
-const ingest = mqttUrl ? startExternalIngest(server.ctx, mqttUrl, { clientIdPrefix: `bench-ingest-${process.pid}`, subscription: `$share/bench-${process.pid}/devices/+/uplink` }) : null;
+// BENCH_INGEST_CONNECTIONS: another number of ingest connections than INGEST_CONNECTIONS, to compare
+const connections = Number(process.env.BENCH_INGEST_CONNECTIONS) || undefined;
+const ingest = mqttUrl ? startExternalIngest(server.ctx, mqttUrl, { connections, clientIdPrefix: `bench-ingest-${process.pid}`, subscription: `$share/bench-${process.pid}/devices/+/uplink` }) : null;
 if (ingest) await ingest.ready;
 const batcher = batcherFor(server.ctx.db, server.ctx.log);
 process.on('message', (m) => {

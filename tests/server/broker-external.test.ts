@@ -3,8 +3,8 @@ import mqtt from 'mqtt';
 import { startTestServer, testDrivers, type TestServer } from './harness';
 import { makeOrg, makeSensor } from './fixtures';
 import { collect, sendUplink, sleep } from './live-helpers';
-import { INGEST_CONNECTIONS, sharedUplinks, startExternalIngest } from '../../server/broker/external-ingest';
-import { batcherFor } from '../../server/ingest/batcher';
+import { sharedUplinks, startExternalIngest } from '../../server/broker/external-ingest';
+import { BATCH_MAX, batcherFor } from '../../server/ingest/batcher';
 import { markServiceUsed, serviceUrl } from './services';
 
 // Runs against a real broker: this machine's Mosquitto (TEST_MQTT_URL=mqtt://127.0.0.1:1883 in CI).
@@ -41,8 +41,7 @@ describe.skipIf(!url).each(testDrivers)('with MQTT_URL the server uses an extern
   it('takes device uplinks from devices/{serial}/uplink on that broker, acknowledging after commit', async () => {
     const ingest = startExternalIngest(s.ctx, url!, { connections: 2, clientIdPrefix: `test-ingest-${sensor.serial}`, subscription: sharedUplinks(`test-${sensor.serial}`) });
     try {
-      await Promise.all(ingest.clients.map((c) => new Promise<void>((r) => (c.connected ? r() : c.once('connect', () => r())))));
-      await new Promise((r) => setTimeout(r, 200)); // the shared subscription is in place
+      await ingest.ready;
       const device = await mqtt.connectAsync(url!, { clientId: `dev-${sensor.serial}`, reconnectPeriod: 0 });
       const acks = collect(device);
       await device.subscribeAsync(`devices/${sensor.serial}/ack`);
@@ -56,7 +55,7 @@ describe.skipIf(!url).each(testDrivers)('with MQTT_URL the server uses an extern
     } finally {
       await ingest.stop();
       // drop the persistent sessions, so no later run's uplinks are queued for them
-      for (const c of ingest.clients) await (await mqtt.connectAsync(url!, { clientId: c.options.clientId, clean: true, reconnectPeriod: 0 })).endAsync();
+      for (const c of ingest.clients) await (await mqtt.connectAsync(url!, { clientId: c.clientId, clean: true, reconnectPeriod: 0 })).endAsync();
     }
   });
 
@@ -73,10 +72,10 @@ describe.skipIf(!url).each(testDrivers)('with MQTT_URL the server uses an extern
       // no batch starts while the uplinks come in, so what queues is what the broker has in flight at once
       const release = batcher.hold();
       batcher.largest = 0;
-      const n = INGEST_CONNECTIONS;
+      const n = BATCH_MAX;
       const t0 = Date.UTC(2026, 8, 3);
       await Promise.all(Array.from({ length: n }, (_, i) => device.publishAsync(`devices/${own.serial}/uplink`, JSON.stringify({ measurements: [{ time: t0 + i * 60_000, rawDistance: 500 + i }] }), { qos: 1 })));
-      // one message in flight per connection: with n connections all n are held together (4 before)
+      // many uplinks in flight per connection: all n are held together, on INGEST_CONNECTIONS connections
       await vi.waitFor(() => expect(batcher.queued).toBe(n), { timeout: 60_000, interval: 50 });
       const before = await s.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM measurements WHERE sensor_id = $1', [own.id]);
       expect(before).toEqual([{ n: 0 }]); // nothing committed, so nothing may have been acknowledged
@@ -88,7 +87,7 @@ describe.skipIf(!url).each(testDrivers)('with MQTT_URL the server uses an extern
     } finally {
       await device.endAsync();
       await ingest.stop();
-      for (const c of ingest.clients) await (await mqtt.connectAsync(url!, { clientId: c.options.clientId, clean: true, reconnectPeriod: 0 })).endAsync();
+      for (const c of ingest.clients) await (await mqtt.connectAsync(url!, { clientId: c.clientId, clean: true, reconnectPeriod: 0 })).endAsync();
     }
   });
   it('a process that dies and never comes back stops being handed uplinks once its sessions expire (MQTT 5 session expiry, issue 17)', { timeout: 120_000 }, async () => {
@@ -100,10 +99,7 @@ describe.skipIf(!url).each(testDrivers)('with MQTT_URL the server uses an extern
     const device = await mqtt.connectAsync(url!, { clientId: `dev-${own.serial}`, reconnectPeriod: 0 });
     try {
       await Promise.all([dead.ready, live.ready]);
-      for (const c of dead.clients) {
-        c.options.reconnectPeriod = 0;
-        c.stream.destroy();
-      }
+      for (const c of dead.clients) c.abort();
       await vi.waitFor(() => expect(dead.clients.every((c) => !c.connected)).toBe(true));
       await sleep(3000); // past the 1 s expiry (the broker checks expiries about once a second)
       const acks = collect(device);
@@ -120,7 +116,7 @@ describe.skipIf(!url).each(testDrivers)('with MQTT_URL the server uses an extern
       await device.endAsync();
       await live.stop();
       await dead.stop();
-      for (const c of [...live.clients, ...dead.clients]) await (await mqtt.connectAsync(url!, { clientId: c.options.clientId, clean: true, reconnectPeriod: 0 })).endAsync();
+      for (const c of [...live.clients, ...dead.clients]) await (await mqtt.connectAsync(url!, { clientId: c.clientId, clean: true, reconnectPeriod: 0 })).endAsync();
     }
   });
 });
