@@ -125,7 +125,10 @@ export function openIngestConnection(o: IngestConnectionOptions) {
       send({ cmd: 'pingreq' });
     };
     s.on('data', (b: Buffer) => p.parse(b));
-    s.on('error', () => {}); // 'close' follows, and reconnects
+    // logged as mqtt.js logged it (a broker down, refused credentials at the socket); 'close' follows, and reconnects
+    s.on('error', (err) => {
+      if (socket === s) o.log.warn({ err, clientId: o.clientId }, 'external ingest connection');
+    });
     s.on('close', () => {
       if (socket !== s) return;
       socket = null;
