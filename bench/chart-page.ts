@@ -19,6 +19,8 @@ export async function pickRange(page: Page, first: DateTime, last: DateTime, ope
   const next = page.locator('button[data-direction="next"]').first();
   const end = page.getByRole('button', { name: last.toFormat('d MMMM yyyy'), exact: true });
   for (let i = 0; i < 120 && !(await end.isVisible()); i++) await next.click();
+  // as a person reads the month before the last click: the calendar's own rendering is done
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 200)))));
   await beforeLastClick?.();
   // the clock starts at the click that completes the choice: a real click (input events), so that
   // its own task is a task of the page's and the long-task observer sees it (a click dispatched

@@ -24,6 +24,8 @@ const ZONE = 'Pacific/Auckland';
 const RUNS = Math.max(Number(process.env.BENCH_YEAR_RUNS ?? 15), 3); // each run is a fresh page (an empty worker store)
 const FIVE_RUNS = Math.max(Number(process.env.BENCH_FIVE_RUNS ?? 3), 0); // 0 skips the five years
 const TRACE = process.env.BENCH_TRACE; // '1': Chromium's trace of the long tasks; 'profile': V8's profile of the main thread (stderr); 'server': the server process's CPU profile of each year load (files named on stderr)
+/** Quiet time (ms) before each side is measured: nothing of the step before still running. */
+const QUIET_MS = 500;
 const MB = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 
 async function openSensor(browser: Browser, url: string, serial: string, needObserver = true): Promise<{ page: Page; observed: boolean }> {
@@ -185,6 +187,8 @@ export async function run(): Promise<BenchRow[]> {
       if (i === 0) yearMemory = (await workerStats(page)).memoryBytes;
       process.stderr.write(`  year run ${i + 1}: ${year.ms.toFixed(0)} ms (floor ${f.ms.toFixed(0)} ms, worker load in Node ${nodeTimes[i].toFixed(0)} ms), held ${held.ms.toFixed(1)} ms, longest task ${Math.max(0, ...year.long, ...held.long).toFixed(0)} ms; ${span}\n`);
       await page.context().close();
+      // the closed page's teardown (its worker, its memory) is not the next floor's to share
+      await new Promise((r) => setTimeout(r, QUIET_MS));
     }
     const worst = longTasks.length ? Math.max(...longTasks) : 0;
     const over = longTasks.filter((d) => d > 50).length;

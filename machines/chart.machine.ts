@@ -302,8 +302,8 @@ export const chartMachine = setup({
                 src: 'view',
                 input: ({ context }) => ({ startTime: visible(context).start, endTime: visible(context).end, widthPx: context.widthPx, mode: context.dataMode }),
                 onDone: [
-                  { guard: 'hasPoints', target: 'ready', actions: assign({ view: ({ event }) => event.output, shown: ({ context }) => visible(context), message: null }) },
-                  { target: 'empty', actions: assign({ view: null, shown: ({ context }) => visible(context), message: CHART_MESSAGES.noData }) },
+                  { guard: 'hasPoints', target: 'ready', actions: assign({ view: ({ event }) => event.output, shown: ({ context }) => visible(context), message: null, progress: null }) },
+                  { target: 'empty', actions: assign({ view: null, shown: ({ context }) => visible(context), message: CHART_MESSAGES.noData, progress: null }) },
                 ],
                 onError: { target: 'failed', actions: assign({ message: CHART_MESSAGES.viewFailed }) },
               },
@@ -367,8 +367,8 @@ export const chartMachine = setup({
                     src: 'view',
                     input: ({ context }) => ({ startTime: liveWindow(context).start, endTime: liveWindow(context).end, widthPx: context.widthPx, mode: context.dataMode }),
                     onDone: [
-                      { guard: 'hasPoints', target: 'ready', actions: assign({ view: ({ event }) => event.output, shown: ({ context }) => liveWindow(context), message: null }) },
-                      { target: 'waiting', actions: assign({ view: null, shown: ({ context }) => liveWindow(context), message: CHART_MESSAGES.liveWaiting }) },
+                      { guard: 'hasPoints', target: 'ready', actions: assign({ view: ({ event }) => event.output, shown: ({ context }) => liveWindow(context), message: null, progress: null }) },
+                      { target: 'waiting', actions: assign({ view: null, shown: ({ context }) => liveWindow(context), message: CHART_MESSAGES.liveWaiting, progress: null }) },
                     ],
                     onError: { target: '#live.failed', actions: assign({ message: CHART_MESSAGES.viewFailed }) },
                   },

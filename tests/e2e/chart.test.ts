@@ -112,9 +112,17 @@ describe('the chart on the demo sensors (issue 5; monitoring-client 2.6, 4, 5, 9
     const last = nzNow().minus({ days: 1 }).startOf('day');
     await rangeButton().click();
     await page.getByRole('button', { name: first.toFormat('d MMMM yyyy'), exact: true }).click();
+    const asked: string[] = [];
+    const onRequest = (r: { url(): string }) => void (r.url().includes('/measurements') && asked.push(r.url()));
+    page.on('request', onRequest);
     await page.getByRole('button', { name: last.toFormat('d MMMM yyyy'), exact: true }).click();
     await drawnWith({ xMin: first.toMillis(), xMax: last.endOf('day').toMillis() });
+    page.off('request', onRequest);
     await expect(rangeButton().textContent()).resolves.toContain('Custom');
+    // the click starts the fetch and the chart's own load takes it over: the one chunk (5 days, not
+    // settled) is asked for once, not once by each
+    expect(asked).toHaveLength(1);
+    expect(new URL(asked[0]).searchParams.get('startTime')).toBe(String(first.toMillis()));
   });
 
   it('valid URL start and end give Custom; an invalid pair (start in the future) falls back to Last 3 Days', async () => {

@@ -159,6 +159,7 @@ function check(h: ChartHarness, expected: ModelSnap) {
   if (expected.matches({ data: { normal: 'ready' } }) || expected.matches({ data: { live: { streaming: 'ready' } } })) {
     expect(c.view!.time.length).toBeGreaterThan(0);
     expect(c.message).toBeNull();
+    expect(c.progress, 'the progress bar gives way to the drawn chart').toBeNull();
   }
   if (expected.matches({ data: { normal: 'empty' } })) expect(c.message).toBe(CHART_MESSAGES.noData);
   if (expected.matches({ data: { live: { streaming: 'waiting' } } })) expect(c.message).toBe(CHART_MESSAGES.liveWaiting);
@@ -209,6 +210,23 @@ describe('chart machine rules', () => {
     await flush();
     return h;
   }
+
+  it("keeps a fetching load's progress through its drawing, and drops it once drawn", async () => {
+    const h = startChart(input);
+    h.serverTime!.resolve(NOW);
+    await flush();
+    h.load!.input.onProgress({ chunksDone: 0, chunksTotal: 2, points: 0 });
+    await flush();
+    h.load!.resolve({ points: 10, firstTime: 0, lastTime: 0 });
+    await flush();
+    expect(h.actor.getSnapshot().matches({ data: { normal: 'drawing' } })).toBe(true);
+    expect(h.actor.getSnapshot().context.progress).toEqual({ chunksDone: 0, chunksTotal: 2, points: 0 });
+    h.view!.resolve(viewOf(10));
+    await flush();
+    expect(h.actor.getSnapshot().matches({ data: { normal: 'ready' } })).toBe(true);
+    expect(h.actor.getSnapshot().context.progress).toBeNull();
+    h.actor.stop();
+  });
 
   it('starts on Last 3 Days in the organisation zone', async () => {
     const h = await ready();

@@ -39,12 +39,22 @@ export interface ChartBodyProps {
 
 const count = new Intl.NumberFormat('en-NZ');
 
+/**
+ * Whether the overlay (progress or message) covers the plot. While a load runs over a drawn chart,
+ * the chart stays until the worker reports chunks to fetch: a range already held (no fetch) goes
+ * straight to its new drawing, without an overlay in between. A load that fetched keeps its
+ * progress up until its own drawing replaces it (the machine clears progress then), never showing
+ * the chart from before for a moment in between.
+ */
+export function overlayShown(status: ChartStatus, hasView: boolean, showsProgress: boolean): boolean {
+  if (status === 'failed' || status === 'empty') return true;
+  return (status === 'loading' || status === 'drawing') && (!hasView || showsProgress);
+}
+
 /** The plot with what surrounds it: progress while chunks arrive, the messages, a caption. */
 export function ChartBody(props: ChartBodyProps) {
   const { height, status, context: c, guides, unit, axisLabel, decimals, timeZone, send } = props;
-  // while a load runs over a drawn chart, the chart stays until the worker reports chunks to fetch:
-  // a range already held (no fetch) goes straight to its new drawing, without an overlay in between
-  const showOverlay = (status === 'loading' && (!c.view || props.showsProgress)) || status === 'failed' || status === 'empty' || (status === 'drawing' && !c.view);
+  const showOverlay = overlayShown(status, c.view !== null, props.showsProgress);
   const when = (ms: number, fmt: string) => DateTime.fromMillis(ms, { zone: timeZone }).toFormat(fmt);
   const ids = { help: useId(), summary: useId() };
   const view = status === 'ready' ? c.view : null;

@@ -14,6 +14,7 @@ import { ChartBody, ChartProgress } from './chart-body';
 import { ExportModal } from './export-modal';
 import { rangeText } from './date-range-picker';
 import { viewerTimeZone } from './chart-reading';
+import type { TimeRange } from '../../domain/date-presets';
 
 export interface ChartPaneProps {
   sensor: Sensor;
@@ -80,6 +81,14 @@ function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
   const offset = c.clockOffset;
   const now = useCallback(() => Date.now() + offset, [offset]);
   const openExport = useCallback(() => setExportOpen(true), []);
+  // the data worker starts on a picked range in the click's own task, while the picker closes;
+  // the chart's load of that range, a task later, takes it over (workers/data-worker.ts prefetch)
+  const prefetch = useCallback(
+    (r: TimeRange) => {
+      if (actor.getSnapshot().matches({ data: 'normal' })) chartWorker().prefetch({ orgId: org.id, sensorId: sensor.id, startTime: r.start, endTime: r.end });
+    },
+    [actor, org.id, sensor.id],
+  );
   const text = rangeText(c.viewMode === 'live' ? { start: c.liveEnd - 3_600_000, end: c.liveEnd } : c.range, org.locale.timezone);
 
   return (
@@ -100,6 +109,7 @@ function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
           busy={status === 'loading' || status === 'drawing'}
           send={actor.send}
           onExportClick={openExport}
+          prefetch={prefetch}
         />
         <ChartBody
           height={height}

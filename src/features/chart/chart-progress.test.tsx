@@ -5,7 +5,7 @@ import { MantineProvider } from '@mantine/core';
 import { assign, createActor, setup } from 'xstate';
 import type { ChartContext } from '../../../machines/chart.machine';
 import type { LoadProgress } from '../../../workers/data-api';
-import { ChartProgress } from './chart-body';
+import { ChartProgress, overlayShown } from './chart-body';
 import { sameButProgress } from './chart-pane';
 
 // The bar follows the machine's PROGRESS reports on its own (the pane leaves progress out of what
@@ -48,5 +48,20 @@ describe('chart progress bar', () => {
     expect(sameButProgress(context, report)).toBe(true);
     expect(sameButProgress(report, { ...report, cursor: 4 })).toBe(false);
     expect(sameButProgress(report, { ...report, message: 'No data' })).toBe(false);
+  });
+
+  it('covers the plot from a fetching load until its own drawing, never a drawn chart otherwise', () => {
+    // nothing drawn yet: loading and drawing are covered
+    expect(overlayShown('loading', false, false)).toBe(true);
+    expect(overlayShown('drawing', false, false)).toBe(true);
+    // a range already held over a drawn chart: straight to its drawing, no overlay
+    expect(overlayShown('loading', true, false)).toBe(false);
+    expect(overlayShown('drawing', true, false)).toBe(false);
+    // a fetching load over a drawn chart: progress until the new drawing is ready, not the old chart
+    expect(overlayShown('loading', true, true)).toBe(true);
+    expect(overlayShown('drawing', true, true)).toBe(true);
+    expect(overlayShown('ready', true, false)).toBe(false);
+    expect(overlayShown('failed', true, false)).toBe(true);
+    expect(overlayShown('empty', false, false)).toBe(true);
   });
 });

@@ -24,6 +24,8 @@ export interface ChartToolbarProps {
   busy: boolean;
   send(e: ChartEvent): void;
   onExportClick(): void;
+  /** A range the user has just picked, before the chart is told (the data worker starts fetching it). */
+  prefetch?(range: TimeRange): void;
 }
 
 /** Chart controls (monitoring-client 2.6): range, Normal or Live, data, Y-axis zoom, Export, Refresh. */
@@ -41,6 +43,7 @@ export const ChartToolbar = memo(function ChartToolbar(p: ChartToolbarProps) {
           disabled={p.viewMode === 'live'}
           onPreset={(preset) => send({ type: 'SET_PRESET', preset })}
           onRange={(range) => send({ type: 'SET_RANGE', range })}
+          onRangeSoon={p.prefetch}
         />
         <Group gap="xs" wrap="nowrap">
           {p.zoomed && (

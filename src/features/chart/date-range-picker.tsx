@@ -36,6 +36,8 @@ export interface DateRangePickerProps {
   disabled?: boolean;
   onPreset(preset: (typeof PICKABLE)[number]): void;
   onRange(range: TimeRange): void;
+  /** Told at once, in the click's own task, of a range about to be sent to onRange (to start fetching it). */
+  onRangeSoon?(range: TimeRange): void;
 }
 
 /** "15 Mar 2026" or "12 – 15 Mar 2026", in the organisation's zone. */
@@ -51,7 +53,7 @@ export function rangeText(range: TimeRange, timeZone: string): string {
  * The date range picker with presets (monitoring-client 4): a preset list beside a range
  * calendar. Days are the organisation's days; picking two days gives Custom.
  */
-export const DateRangePicker = memo(function DateRangePicker({ preset, range, timeZone, now, disabled, onPreset, onRange }: DateRangePickerProps) {
+export const DateRangePicker = memo(function DateRangePicker({ preset, range, timeZone, now, disabled, onPreset, onRange, onRangeSoon }: DateRangePickerProps) {
   const [opened, setOpened] = useState(false);
   const [picking, setPicking] = useState<[string | null, string | null] | null>(null);
   const today = dayOf(now(), timeZone);
@@ -82,6 +84,7 @@ export const DateRangePicker = memo(function DateRangePicker({ preset, range, ti
   const pick = (v: [string | null, string | null]) => {
     if (v[0] && v[1]) {
       const r = pickedDaysRange(v[0], v[1], now(), timeZone);
+      if (r) onRangeSoon?.(r);
       close();
       if (r) after(() => onRange(r));
     } else setPicking(v);
