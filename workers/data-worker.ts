@@ -13,7 +13,7 @@ import { parseSpecialRouteFiles, type SpecialFile, type SpecialFilesResult } fro
 export const NOT_LOGGED_IN = 'User is not logged in';
 /** sensor-setup.md 9: an empty request resolves after 500 ms. */
 export const EMPTY_REQUEST_MS = 500;
-/** Progress reports to the main thread are at least this far apart (ms), except the first and the last. */
+/** Progress reports to the main thread are at least this far apart (ms), except the first; the last chunk has none (the answer follows). */
 export const PROGRESS_MS = 250;
 /** Held chunks ending this long before they were fetched are complete (transmissions are at most daily). */
 const SETTLED_MS = 86_400_000;
