@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useCallback } from 'react';
 import { ActionIcon, Button, Group, SegmentedControl, Select, Stack, Tooltip } from '@mantine/core';
 import { IconDownload, IconRefresh, IconZoomReset, IconArrowsVertical } from '@tabler/icons-react';
 import type { DataMode } from '../../../workers/data-api';
@@ -31,6 +31,9 @@ export interface ChartToolbarProps {
 /** Chart controls (monitoring-client 2.6): range, Normal or Live, data, Y-axis zoom, Export, Refresh. */
 export const ChartToolbar = memo(function ChartToolbar(p: ChartToolbarProps) {
   const { send } = p;
+  // stable, so the memoised picker is not rendered again when only the chart's status changes
+  const onPreset = useCallback((preset: Exclude<DatePreset, 'custom'>) => send({ type: 'SET_PRESET', preset }), [send]);
+  const onRange = useCallback((range: TimeRange) => send({ type: 'SET_RANGE', range }), [send]);
   return (
     <Stack gap="xs">
       {/* on a phone the range gets its own line rather than being squeezed beside the actions */}
@@ -41,8 +44,8 @@ export const ChartToolbar = memo(function ChartToolbar(p: ChartToolbarProps) {
           timeZone={p.timeZone}
           now={p.now}
           disabled={p.viewMode === 'live'}
-          onPreset={(preset) => send({ type: 'SET_PRESET', preset })}
-          onRange={(range) => send({ type: 'SET_RANGE', range })}
+          onPreset={onPreset}
+          onRange={onRange}
           onRangeSoon={p.prefetch}
         />
         <Group gap="xs" wrap="nowrap">
