@@ -89,7 +89,8 @@ function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
     },
     [actor, org.id, sensor.id],
   );
-  const text = rangeText(c.viewMode === 'live' ? { start: c.liveEnd - 3_600_000, end: c.liveEnd } : c.range, org.locale.timezone);
+  // luxon's zone arithmetic, once per range rather than at every status change of a load
+  const text = useMemo(() => rangeText(c.viewMode === 'live' ? { start: c.liveEnd - 3_600_000, end: c.liveEnd } : c.range, org.locale.timezone), [c.viewMode, c.liveEnd, c.range, org.locale.timezone]);
 
   return (
     <Paper withBorder p="md" radius="md" data-testid="chart-pane" data-status={status} data-mode={c.dataMode} data-view-mode={c.viewMode} data-guides={guides.map((g) => g.label).join('|')}>
