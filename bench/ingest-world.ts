@@ -76,6 +76,10 @@ export async function prepareWorld(driver: 'postgres' | 'pglite', count: number,
     url.pathname = `/${dbName}`;
     const serverUrl = new URL(url);
     serverUrl.searchParams.set('application_name', APP_NAME);
+    // BENCH_INGEST_TRACE: the server's backends time their WAL writes and fsyncs (pg_stat_wal);
+    // BENCH_INGEST_PG_OPTIONS: more settings for them (say auto_explain's, to log the plans they run)
+    const options = [process.env.BENCH_INGEST_TRACE ? '-c track_wal_io_timing=on' : '', process.env.BENCH_INGEST_PG_OPTIONS ?? ''].filter(Boolean).join(' ');
+    if (options) serverUrl.searchParams.set('options', options);
     env = { ...env, DATABASE_URL: serverUrl.toString() };
   }
   const open = () => openDb({ databaseUrl: url?.toString(), dataDir: dir });
@@ -146,7 +150,9 @@ export async function startServer(env: Record<string, string>): Promise<{ child:
   const port = await freePort();
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   // bench/ingest-server.ts starts the product's server as server/main.ts does, and reports batch stats over IPC
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'bench/ingest-server.ts'], {
+  // BENCH_SERVER_NODE_ARGS: extra Node flags for the server process (say --trace-gc)
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...prof, ...nodeArgs, '--import', 'tsx', 'bench/ingest-server.ts'], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', SIMULATOR: 'false', LOG_LEVEL: 'error' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
