@@ -26,7 +26,7 @@ const CHECK_MS = 2;
 export function traceProcess(): ProcessTrace & { stop(): void } {
   const t: ProcessTrace = { gc: [], lag: [] };
   const obs = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) t.gc.push([performance.timeOrigin + e.startTime, e.duration, (e.detail as { kind?: number } | undefined)?.kind ?? 0]);
+    for (const e of list.getEntries()) t.gc.push([performance.timeOrigin + e.startTime, e.duration, ((e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0)]);
   });
   obs.observe({ entryTypes: ['gc'] });
   let last = performance.now();
