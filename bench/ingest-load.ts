@@ -7,6 +7,7 @@
 // applied by the sensor's next uplink. Every answer must be 200: anything else is counted.
 import { connect, type Socket } from 'node:net';
 import mqtt, { type MqttClient } from 'mqtt';
+import { TRACE_DIR, traceProcess, wall, writeTrace } from './ingest-trace';
 
 export interface LoadJob {
   port: number;
@@ -169,6 +170,10 @@ class Conn {
 
 export async function runLoad(job: LoadJob): Promise<LoadResult> {
   const http = new Connections(256);
+  // BENCH_INGEST_TRACE: per uplink [serial/time, due, sent, acked] on the wall clock (ack 0: none)
+  const trace = TRACE_DIR ? traceProcess() : null;
+  const traced: [string, number, number, number][] = [];
+  const toWall = performance.timeOrigin;
   const timeline: number[] = [];
   const r: LoadResult = { sent: 0, counted: 0, latencies: [], completedInWindow: 0, windowMs: job.seconds * 1000, errors: [], stored: 0, duplicates: 0, raises: 0, deltaRaises: 0, clears: 0, errorUplinks: 0, downlinks: [], applied: 0, unanswered: 0, seq: [...job.seq] };
   const pendingApplied = new Map<number, string[]>();
@@ -228,12 +233,15 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
     if (applied.length) body.appliedTasks = applied.map((id) => ({ id, ok: true }));
     const payload = job.mqttUrl ? JSON.stringify(body) : '';
     const due = t0 + (i * 1000) / job.rate;
+    const row: [string, number, number, number] | null = trace ? [`${job.sensors[s].serial}/${time}`, toWall + due, wall(), 0] : null;
+    if (row) traced.push(row);
     const fail = (why: string) => {
       r.errors.push(why);
       settled(s);
     };
     const answered = (text: string) => {
       const end = performance.now();
+      if (row) row[3] = toWall + end;
       const ms = end - due;
       if (end >= t0 + job.warmupSeconds * 1000 && end < t0 + (job.warmupSeconds + job.seconds) * 1000) r.completedInWindow++;
       const ack = text === COMMON_ACK ? { stored: 1, duplicates: 0, downlinks: [] } : (JSON.parse(text) as { stored: number; duplicates: number; downlinks: { id: string }[] });
@@ -301,6 +309,10 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
   if (!drained) {
     r.unanswered = outstanding;
     r.errors.push(`${outstanding} uplinks unanswered 30 s after the last was due`);
+  }
+  if (trace) {
+    trace.stop();
+    writeTrace('generator', { gc: trace.gc, lag: trace.lag, uplinks: traced, t0: toWall + t0, warmupSeconds: job.warmupSeconds, seconds: job.seconds });
   }
   if (TIMELINE) process.stderr.write(`  worst ack latency per 500 ms of due time (ms): ${timeline.map((x) => Math.round(x ?? 0)).join(' ')}\n`);
   http.close();

@@ -14,6 +14,7 @@ import { cpus, loadavg } from 'node:os';
 import { Agent, request } from 'node:http';
 import mqtt from 'mqtt';
 import { median, type BenchRow } from './bench-kit';
+import { monthStart } from '../server/db/measurement-partitions';
 import type { LoadJob, LoadResult } from './ingest-load';
 import { APP_NAME, cpuOf, machineBusy, prepareWorld, startServer, sumCpu, type BatchStats, type World } from './ingest-world';
 
@@ -70,7 +71,9 @@ function generator(): Promise<{ pid: number; run(job: LoadJob): Promise<LoadResu
 async function oneRun(world: World & { seq: number[] }, port: number | number[], serverPid: number | number[], rate: number, stats: () => Promise<BatchStats>, mqttUrl?: string): Promise<RunOut> {
   const ports = ([] as number[]).concat(port);
   const serverPids = ([] as number[]).concat(serverPid);
-  const job: LoadJob = { port: ports[0], ports, sensors: world.sensors, rate, seconds: SECONDS, warmupSeconds: WARMUP, dataStart: Date.UTC(2026, 0, 1), seq: world.seq, mqttUrl };
+  // the data is dated from the start of this month, as a live fleet's is: into this month's
+  // partition (a closed month's rows were moved and CLUSTERed by the partition job under the run)
+  const job: LoadJob = { port: ports[0], ports, sensors: world.sensors, rate, seconds: SECONDS, warmupSeconds: WARMUP, dataStart: monthStart(Date.now()), seq: world.seq, mqttUrl };
   const backends = async () => (world.pg ? (await world.pg.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [APP_NAME])).rows.map((r) => r.pid) : []);
   const gen = await generator();
   const snap = async () => ({ server: sumCpu(cpuOf(serverPids)), pg: cpuOf(await backends()), gen: sumCpu(cpuOf([gen.pid])), self: sumCpu(cpuOf([process.pid])), machine: machineBusy() });

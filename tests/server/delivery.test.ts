@@ -261,6 +261,32 @@ describe.each(testDrivers)('delivery on %s (organisation-and-routes.md 3, 7.2, 8
     await s.api(`/organisations/${org.id}/integrations/${hook.id}`, { method: 'DELETE', token: await token(owner.id) });
   });
 
+  it('keeps the due rows of channels with no provider in a few statements, each once, and leaves rows not yet due', async () => {
+    // before every other row of this suite, so that only these are due for this dispatcher
+    const t = T0 - 86_400_000;
+    await s.ctx.db.query(
+      `INSERT INTO outbox (id, channel, recipient, payload, next_attempt_at, created_at)
+       SELECT gen_random_uuid(), CASE WHEN i % 10 = 0 THEN 'sms' ELSE 'email' END, 'bulk-' || i, '{}'::jsonb, $1::bigint - i, $1::bigint - i FROM generate_series(1, 1100) i`,
+      [t],
+    );
+    await s.ctx.db.query(`INSERT INTO outbox (id, channel, recipient, payload, next_attempt_at, created_at) VALUES (gen_random_uuid(), 'email', 'bulk-later', '{}', $1, $1)`, [t + 1000]);
+    let statements = 0;
+    const db = new Proxy(s.ctx.db, { get: (target, key) => (key === 'query' ? (sql: string, params?: unknown[]) => (statements++, target.query(sql, params)) : Reflect.get(target, key)) });
+    const handled = await createDispatcher({ ...s.ctx, db }, { now: () => t }).runOnce();
+    expect(handled).toBe(1100);
+    // 500 + 500 + 100 kept, then a claim that finds nothing else due (a statement a row before)
+    expect(statements).toBe(4);
+    const rows = await s.ctx.db.query<{ status: string; attempts: number; sent_at: number | null; n: number }>(
+      `SELECT status, attempts, sent_at, count(*)::int AS n FROM outbox WHERE recipient LIKE 'bulk-%' GROUP BY 1, 2, 3 ORDER BY 1`,
+    );
+    expect(rows).toEqual([
+      { status: 'kept', attempts: 1, sent_at: t, n: 1100 },
+      { status: 'pending', attempts: 0, sent_at: null, n: 1 },
+    ]);
+    // the next pass has nothing to keep
+    expect(await createDispatcher(s.ctx, { now: () => t }).runOnce()).toBe(0);
+  });
+
   async function makeSiteAdmin() {
     const u = await makeUser(s.ctx.db, { isSiteAdmin: true });
     await addMember(s.ctx.db, org.id, u.id, 1);
