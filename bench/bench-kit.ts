@@ -18,6 +18,9 @@ export interface BenchFile {
 }
 
 export const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+
+/** BENCH_SERVER_NODE_ARGS: extra Node flags for a benchmark's server process (say --trace-gc). */
+export const serverNodeArgs = (): string[] => process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 
 export function median(xs: number[]): number {

@@ -15,7 +15,7 @@ import { launchBrowser, signIn } from '../tests/e2e/browser';
 import type { YearServerRequest } from './chart-year-server';
 import { loadCore } from '../wasm-core/core';
 import { DataWorker } from '../workers/data-worker';
-import { median, type BenchRow } from './bench-kit';
+import { median, serverNodeArgs, type BenchRow } from './bench-kit';
 import { drawnSince, fetchSpan, observeLongTasks, pickRange, profileMainThread, traceLongTasks, workerStats } from './chart-page';
 
 const SERIAL = '1A2B3C4D';
@@ -62,8 +62,7 @@ function countFetches(page: Page): () => number {
  */
 async function startYearServer(env: Record<string, string>) {
   const child = fork(new URL('./chart-year-server.ts', import.meta.url).pathname, [], {
-    // BENCH_SERVER_NODE_ARGS: extra Node flags for the server process (say --trace-gc)
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
+    execArgv: ['--import', 'tsx', ...serverNodeArgs()],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

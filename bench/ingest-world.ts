@@ -13,6 +13,7 @@ import { partitionPass } from '../server/db/measurement-partitions';
 import { hashDeviceKey } from '../server/ingest/uplink';
 import { issueTokens } from '../server/identity/tokens';
 import { loadSigningKey } from '../server/identity/keys';
+import { serverNodeArgs } from './bench-kit';
 
 export const PUBLIC_URL = 'http://bench.local';
 /** The server's connections carry this name, so its own PostgreSQL backends can be told apart. */
@@ -156,9 +157,7 @@ export async function startServer(env: Record<string, string>): Promise<{ child:
   const port = await freePort();
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   // bench/ingest-server.ts starts the product's server as server/main.ts does, and reports batch stats over IPC
-  // BENCH_SERVER_NODE_ARGS: extra Node flags for the server process (say --trace-gc)
-  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...prof, ...nodeArgs, '--import', 'tsx', 'bench/ingest-server.ts'], {
+  const child = spawn(process.execPath, [...prof, ...serverNodeArgs(), '--import', 'tsx', 'bench/ingest-server.ts'], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', SIMULATOR: 'false', LOG_LEVEL: 'error' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });

@@ -84,9 +84,11 @@ export const DateRangePicker = memo(function DateRangePicker({ preset, range, ti
   const pick = (v: [string | null, string | null]) => {
     if (v[0] && v[1]) {
       const r = pickedDaysRange(v[0], v[1], now(), timeZone);
-      if (r) onRangeSoon?.(r);
-      close();
-      if (r) after(() => onRange(r));
+      close(); // state only: React renders the closing after this handler
+      if (r) {
+        onRangeSoon?.(r);
+        after(() => onRange(r));
+      }
     } else setPicking(v);
   };
 
