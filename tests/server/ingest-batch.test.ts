@@ -113,6 +113,21 @@ describe.each(testDrivers)('group commit of uplinks on %s (issue 10: one transac
     expect((await db.query('SELECT time FROM measurements WHERE sensor_id = $1 ORDER BY time', [s.id])).map((r) => r.time)).toEqual([T0, T0 + 2 * MIN]);
   });
 
+  it("rewrites a sensor's row in place at each uplink (HOT: half of each page of sensors is kept free)", async () => {
+    // ten sensors, then 20 uplinks each, each in a transaction of its own (a sensor's uplinks are
+    // minutes apart, and a batch seldom holds two rows of one page): a row version that does not
+    // fit on its page moves to another block (and adds an entry to each of the five indexes); with
+    // half of each page free, every version fits beside the old ones, which are pruned in place
+    const ss: Sensor[] = [];
+    for (let k = 0; k < 10; k++) ss.push(await sensor());
+    const blocks = async () =>
+      (await db.query<{ serial: string; block: string }>("SELECT serial, split_part(trim(both '()' from ctid::text), ',', 1) AS block FROM sensors WHERE serial = ANY($1::text[]) ORDER BY serial", [ss.map((s) => s.serial)])).map((r) => `${r.serial}@${r.block}`);
+    const before = await blocks();
+    for (let b = 0; b < 20; b++) for (const s of ss) await batch([level(s, T0 + (b + 1) * MIN, 1000, { battery: 50 + b })]);
+    expect(await blocks()).toEqual(before);
+    expect((await db.query<{ opts: string[] }>("SELECT reloptions AS opts FROM pg_class WHERE relname = 'sensors'"))[0].opts).toContain('fillfactor=50');
+  });
+
   it('the batcher writes concurrent uplinks together, and one that breaks its transaction fails alone', async () => {
     const [s, t] = [await sensor(), await sensor()];
     const batcher = new UplinkBatcher(db, quiet, 1); // one lane, so all five share a batch

@@ -1,0 +1,11 @@
+-- Every uplink rewrites its sensor's row (latest data), about 1 KB with its JSON columns. At the
+-- default fillfactor (100) the pages are packed, so a new row version seldom fits on its own page:
+-- the update is not HOT, adds an entry to each of the table's five indexes, and the table and its
+-- indexes bloat between vacuums (46 MB for 2,000 sensors after a minute at 5,000 uplinks/s in the
+-- ingest benchmark). With half of each page left free, the new version goes beside the old one
+-- (a HOT update: no index entries) and the page's dead versions are pruned in place.
+-- Measured on PostgreSQL 15, 2,000 such rows, 3,000 transactions each updating 40 of them: 0.5 to
+-- 0.75 ms a transaction against 1.74 ms, every update HOT against 21%, 5 MB against 214 MB.
+-- It applies to pages written from now on: a packed page of an existing deployment is left as
+-- its rows' next non-HOT updates move them to pages with room.
+ALTER TABLE sensors SET (fillfactor = 50);
