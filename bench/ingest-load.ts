@@ -6,7 +6,8 @@
 // SENSOR_ERROR) and the next good one closes it; a downlink handed out in an ack is reported
 // applied by the sensor's next uplink. Every answer must be 200: anything else is counted.
 import { connect, type Socket } from 'node:net';
-import mqtt, { type MqttClient } from 'mqtt';
+import mqtt from 'mqtt';
+import { RawMqtt } from './mqtt-raw';
 import { TRACE_DIR, traceProcess, wall, writeTrace } from './ingest-trace';
 
 export interface LoadJob {
@@ -62,6 +63,9 @@ export interface LoadResult {
 /** BENCH_INGEST_TIMELINE=1: print the worst ack latency of each 500 ms of due time (where a p99 comes from). */
 const TIMELINE = process.env.BENCH_INGEST_TIMELINE === '1';
 const PERIOD = 40;
+const MQTTJS = process.env.BENCH_INGEST_MQTTJS === '1';
+/** Device-side publishing connections (BENCH_INGEST_PUBLISHERS; 8 with mqtt.js). */
+const PUBLISHERS = Number(process.env.BENCH_INGEST_PUBLISHERS) || (MQTTJS ? 8 : 2);
 /** The ack of most uplinks, recognised without parsing it. */
 const COMMON_ACK = '{"stored":1,"duplicates":0,"downlinks":[]}';
 
@@ -178,15 +182,35 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
   const r: LoadResult = { sent: 0, counted: 0, latencies: [], completedInWindow: 0, windowMs: job.seconds * 1000, errors: [], stored: 0, duplicates: 0, raises: 0, deltaRaises: 0, clears: 0, errorUplinks: 0, downlinks: [], applied: 0, unanswered: 0, seq: [...job.seq] };
   const pendingApplied = new Map<number, string[]>();
   // MQTT: a few device-side connections publish, one takes every ack; a sensor has at most one
-  // uplink in flight (below), so its next ack is that uplink's
-  const publishers: MqttClient[] = [];
-  let acker: MqttClient | null = null;
+  // uplink in flight (below), so its next ack is that uplink's. The clients are bench/mqtt-raw.ts's
+  // (BENCH_INGEST_MQTTJS=1: mqtt.js's, as before 25 November, for comparison)
+  type Client = { publish(topic: string, payload: string, done: (err?: string) => void): void; cork(): void; uncork(): void; end(): Promise<void> };
+  const publishers: Client[] = [];
+  let acker: Client | null = null;
   const onAck = new Map<string, (text: string) => void>();
-  if (job.mqttUrl) {
-    for (let c = 0; c < 8; c++) publishers.push(await mqtt.connectAsync(job.mqttUrl, { clientId: `bench-dev-${process.pid}-${c}`, reconnectPeriod: 0, clean: true }));
-    acker = await mqtt.connectAsync(job.mqttUrl, { clientId: `bench-acks-${process.pid}`, reconnectPeriod: 0, clean: true });
-    acker.on('message', (topic, payload) => onAck.get(topic.split('/')[1])?.(payload.toString()));
-    await acker.subscribeAsync('devices/+/ack', { qos: 0 });
+  const ackMessage = (topic: string, payload: Buffer) => onAck.get(topic.split('/')[1])?.(payload.toString());
+  if (job.mqttUrl && MQTTJS) {
+    const open = async (clientId: string) => {
+      const c = await mqtt.connectAsync(job.mqttUrl!, { clientId, reconnectPeriod: 0, clean: true });
+      const client: Client = {
+        publish: (topic, payload, done) => c.publish(topic, payload, { qos: 1 }, (err) => done(err ? `MQTT publish: ${err.message}` : undefined)),
+        cork() {},
+        uncork() {},
+        end: () => c.endAsync(),
+      };
+      return { c, client };
+    };
+    for (let c = 0; c < PUBLISHERS; c++) publishers.push((await open(`bench-dev-${process.pid}-${c}`)).client);
+    const a = await open(`bench-acks-${process.pid}`);
+    acker = a.client;
+    a.c.on('message', ackMessage);
+    await a.c.subscribeAsync('devices/+/ack', { qos: 0 });
+  } else if (job.mqttUrl) {
+    for (let c = 0; c < PUBLISHERS; c++) publishers.push(await RawMqtt.open(job.mqttUrl, `bench-dev-${process.pid}-${c}`));
+    const a = await RawMqtt.open(job.mqttUrl, `bench-acks-${process.pid}`);
+    acker = a;
+    a.onMessage = ackMessage;
+    await a.subscribe('devices/+/ack');
   }
   const n = job.sensors.length;
   // each sensor's request head and the start of its body, written once
@@ -272,10 +296,10 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
         onAck.delete(serial);
         answered(text);
       });
-      publishers[s % publishers.length].publish(`devices/${serial}/uplink`, payload, { qos: 1 }, (err) => {
+      publishers[s % publishers.length].publish(`devices/${serial}/uplink`, payload, (err) => {
         if (err) {
           onAck.delete(serial);
-          fail(`MQTT publish: ${err.message}`);
+          fail(err);
         }
       });
       return;
@@ -298,7 +322,9 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
   await new Promise<void>((resolve) => {
     const tick = () => {
       const now = performance.now();
+      for (const p of publishers) p.cork();
       while (next < total && t0 + (next * 1000) / job.rate <= now) launch(next++);
+      for (const p of publishers) p.uncork();
       if (next < total) setTimeout(tick, 1);
       else resolve();
     };
@@ -316,7 +342,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
   }
   if (TIMELINE) process.stderr.write(`  worst ack latency per 500 ms of due time (ms): ${timeline.map((x) => Math.round(x ?? 0)).join(' ')}\n`);
   http.close();
-  await Promise.all([...publishers, ...(acker ? [acker] : [])].map((c) => c.endAsync()));
+  await Promise.all([...publishers, ...(acker ? [acker] : [])].map((c) => c.end()));
   return r;
 }
 
