@@ -240,4 +240,19 @@ export async function profileMainThread(page: Page, label: string, during: (star
   const top = [...self].filter(([k]) => k !== '(idle)' && k !== '(program)').sort((a, b) => b[1] - a[1]).slice(0, 25);
   const busy = [...self].filter(([k]) => k !== '(idle)').reduce((a, [, v]) => a + v, 0);
   process.stderr.write(`  profile ${label}: ${busy.toFixed(0)} ms not idle on the main thread; self time by function:\n${top.map(([k, v]) => `    ${v.toFixed(1)} ms ${k}`).join('\n')}\n`);
+  if (process.env.BENCH_PROFILE_INCLUSIVE) {
+    // inclusive time by function (each sample counted once per function on its stack), the product's own and its libraries'
+    const parent = new Map<number, number>();
+    for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    const keyOf = new Map<number, string>();
+    for (const n of profile.nodes) keyOf.set(n.id, n.callFrame.url ? where(n.callFrame) : n.callFrame.functionName || '(native)');
+    const incl = new Map<string, number>();
+    for (let i = 0; i < profile.samples.length; i++) {
+      const seen = new Set<string>();
+      for (let id: number | undefined = profile.samples[i]; id !== undefined; id = parent.get(id)) seen.add(keyOf.get(id)!);
+      for (const k of seen) incl.set(k, (incl.get(k) ?? 0) + profile.timeDeltas[i] / 1000);
+    }
+    const topIncl = [...incl].filter(([k]) => !/^\((idle|program|root)\)$/.test(k)).sort((a, b) => b[1] - a[1]).slice(0, 70);
+    process.stderr.write(`  inclusive:\n${topIncl.map(([k, v]) => `    ${v.toFixed(1)} ms ${k}`).join('\n')}\n`);
+  }
 }
