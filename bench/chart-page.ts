@@ -164,6 +164,31 @@ export async function traceLongTasks(page: Page, label: string, during: (start: 
   const own = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined);
   const tasks = own.filter((e) => e.name === 'RunTask' && e.dur! > overMs * 1000);
   process.stderr.write(`  trace ${label}: ${tasks.length} main-thread tasks over ${overMs} ms\n`);
+  if (process.env.BENCH_TRACE_ALL) {
+    // every task from just before the click for 80 ms: the main thread's with what took longest inside, the other threads' as start+duration (ms from the click)
+    const click = own.find((e) => e.name === 'EventDispatch' && (e.args?.data as { type?: string } | undefined)?.type === 'click');
+    const t0 = click?.ts ?? own[0]!.ts;
+    const threads = events.filter((e) => e.name === 'thread_name' && e.pid === main.pid).map((e) => [e.tid, e.args?.name] as const);
+    for (const [tid, name] of threads) {
+      const runs = events.filter((e) => e.pid === main.pid && e.tid === tid && e.ph === 'X' && (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.ts + e.dur! >= t0 - 20000 && e.ts - t0 < 80000 && e.dur! > 200);
+      if (!runs.length) continue;
+      if (name !== 'CrRendererMain') {
+        process.stderr.write(`    thread ${name}: ${runs.map((r) => `${((r.ts - t0) / 1000).toFixed(1)}+${(r.dur! / 1000).toFixed(1)}`).join(' ')}\n`);
+        continue;
+      }
+      for (const r of runs) {
+        const kids = own
+          .filter((e) => e !== r && e.ts >= r.ts && e.ts + e.dur! <= r.ts + r.dur! && e.dur! > 300 && !/^(v8|RunMicrotasks|ThreadControllerImpl|RunTask)/.test(e.name))
+          .sort((a, b) => b.dur! - a.dur!)
+          .slice(0, 7)
+          .map((e) => {
+            const d = e.args?.data;
+            return `${e.name}${d?.url ? `@${d.functionName ?? ''}:${d.lineNumber}` : d?.type ? `(${d.type})` : ''} ${(e.dur! / 1000).toFixed(1)}`;
+          });
+        process.stderr.write(`    main ${((r.ts - t0) / 1000).toFixed(1)}+${(r.dur! / 1000).toFixed(1)}: ${kids.join('; ')}\n`);
+      }
+    }
+  }
   for (const t of tasks) {
     const inside = own
       .filter((e) => e !== t && e.name !== 'RunTask' && e.ts >= t.ts && e.ts + e.dur! <= t.ts + t.dur! && e.dur! > 2000)
@@ -215,4 +240,19 @@ export async function profileMainThread(page: Page, label: string, during: (star
   const top = [...self].filter(([k]) => k !== '(idle)' && k !== '(program)').sort((a, b) => b[1] - a[1]).slice(0, 25);
   const busy = [...self].filter(([k]) => k !== '(idle)').reduce((a, [, v]) => a + v, 0);
   process.stderr.write(`  profile ${label}: ${busy.toFixed(0)} ms not idle on the main thread; self time by function:\n${top.map(([k, v]) => `    ${v.toFixed(1)} ms ${k}`).join('\n')}\n`);
+  if (process.env.BENCH_PROFILE_INCLUSIVE) {
+    // inclusive time by function (each sample counted once per function on its stack), the product's own and its libraries'
+    const parent = new Map<number, number>();
+    for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    const keyOf = new Map<number, string>();
+    for (const n of profile.nodes) keyOf.set(n.id, n.callFrame.url ? where(n.callFrame) : n.callFrame.functionName || '(native)');
+    const incl = new Map<string, number>();
+    for (let i = 0; i < profile.samples.length; i++) {
+      const seen = new Set<string>();
+      for (let id: number | undefined = profile.samples[i]; id !== undefined; id = parent.get(id)) seen.add(keyOf.get(id)!);
+      for (const k of seen) incl.set(k, (incl.get(k) ?? 0) + profile.timeDeltas[i] / 1000);
+    }
+    const topIncl = [...incl].filter(([k]) => !/^\((idle|program|root)\)$/.test(k)).sort((a, b) => b[1] - a[1]).slice(0, 70);
+    process.stderr.write(`  inclusive:\n${topIncl.map(([k, v]) => `    ${v.toFixed(1)} ms ${k}`).join('\n')}\n`);
+  }
 }

@@ -23,7 +23,7 @@ const FIVE_SERIAL = '5EA50001';
 const ZONE = 'Pacific/Auckland';
 const RUNS = Math.max(Number(process.env.BENCH_YEAR_RUNS ?? 15), 3); // each run is a fresh page (an empty worker store)
 const FIVE_RUNS = Math.max(Number(process.env.BENCH_FIVE_RUNS ?? 3), 0); // 0 skips the five years
-const TRACE = process.env.BENCH_TRACE; // '1': Chromium's trace of the long tasks; 'profile': V8's profile of the main thread (stderr); 'server': the server process's CPU profile of each year load (files named on stderr)
+const TRACE = process.env.BENCH_TRACE; // BENCH_TRACE_ALL=1 with BENCH_TRACE=1 also lists every task around each click; '1': Chromium's trace of the long tasks; 'profile': V8's profile of the main thread (stderr); 'server': the server process's CPU profile of each year load (files named on stderr)
 /** Quiet time (ms) before each side is measured: nothing of the step before still running. */
 const QUIET_MS = 500;
 const MB = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;

@@ -1,10 +1,11 @@
-import { useId, useMemo, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, useCallback, useId, useMemo, type KeyboardEvent, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRef, Snapshot } from 'xstate';
 import { Box, Button, Center, Group, Loader, Progress, ScrollArea, SegmentedControl, Stack, Table, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
 import { IconAlertTriangle, IconChartLine, IconDownload, IconPlayerRecordFilled } from '@tabler/icons-react';
 import { DateTime } from 'luxon';
 import type { ChartContext, ChartDisplay, ChartEvent, ZoneChoice } from '../../../machines/chart.machine';
+import type { TimeRange } from '../../domain/date-presets';
 import type { Guide } from './chart-scales';
 import { CURSOR_KEYS, pointText, summaryText, timeText, valueText } from './chart-reading';
 import { UplotChart } from './uplot-chart';
@@ -60,6 +61,10 @@ export function ChartBody(props: ChartBodyProps) {
   const view = status === 'ready' ? c.view : null;
   const summary = useMemo(() => (view ? summaryText(view, axisLabel, timeZone, unit, decimals) : ''), [view, axisLabel, timeZone, unit, decimals]);
   const announced = view && c.cursor !== null && c.cursor < view.time.length ? pointText(view, c.cursor, timeZone, unit, decimals) : '';
+  // stable, so that the memoised plot is not rendered again at each status change of a load
+  const onZoom = useCallback((window: TimeRange) => send({ type: 'ZOOM', window }), [send]);
+  const onResetZoom = useCallback(() => send({ type: 'RESET_ZOOM' }), [send]);
+  const onPlotWidth = useCallback((widthPx: number) => send({ type: 'RESIZE', widthPx }), [send]);
   const onKey = (e: KeyboardEvent) => {
     const step = CURSOR_KEYS[e.key];
     if (step) send({ type: 'CURSOR', step });
@@ -70,28 +75,7 @@ export function ChartBody(props: ChartBodyProps) {
   const table = props.display === 'table';
   return (
     <Stack gap={4}>
-      <Group justify="space-between" gap="xs">
-        <SegmentedControl
-          size="xs"
-          aria-label="Show the data as"
-          value={props.display}
-          onChange={(v) => send({ type: 'SHOW', display: v as ChartDisplay })}
-          data={[
-            { value: 'chart', label: 'Chart' },
-            { value: 'table', label: 'Table' },
-          ]}
-        />
-        <SegmentedControl
-          size="xs"
-          aria-label="Times in"
-          value={props.zone}
-          onChange={(v) => send({ type: 'USE_ZONE', zone: v as ZoneChoice })}
-          data={[
-            { value: 'organisation', label: `Organisation time (${props.orgTimeZone})` },
-            { value: 'viewer', label: `My time (${props.viewerTimeZone})` },
-          ]}
-        />
-      </Group>
+      <ReadingControls display={props.display} zone={props.zone} orgTimeZone={props.orgTimeZone} viewerTimeZone={props.viewerTimeZone} send={send} />
       <Group justify="space-between" gap="xs" mih={20}>
         <Text size="xs" c="dimmed" data-testid="chart-caption">
           {axisLabel}
@@ -152,9 +136,9 @@ export function ChartBody(props: ChartBodyProps) {
           decimals={decimals}
           timeZone={timeZone}
           color="#1c7ed6"
-          onZoom={(window) => send({ type: 'ZOOM', window })}
-          onResetZoom={() => send({ type: 'RESET_ZOOM' })}
-          onPlotWidth={(widthPx) => send({ type: 'RESIZE', widthPx })}
+          onZoom={onZoom}
+          onResetZoom={onResetZoom}
+          onPlotWidth={onPlotWidth}
         />
         {showOverlay && (
           <Center pos="absolute" inset={0} bg="color-mix(in srgb, var(--mantine-color-body) 85%, transparent)" style={{ zIndex: 5 }}>
@@ -181,6 +165,35 @@ export function ChartBody(props: ChartBodyProps) {
     </Stack>
   );
 }
+
+/** Chart or table, and whose time: memoised, as a load's status changes leave them as they are. */
+const ReadingControls = memo(function ReadingControls(p: { display: ChartDisplay; zone: ZoneChoice; orgTimeZone: string; viewerTimeZone: string; send(e: ChartEvent): void }) {
+  const { send } = p;
+  return (
+    <Group justify="space-between" gap="xs">
+      <SegmentedControl
+        size="xs"
+        aria-label="Show the data as"
+        value={p.display}
+        onChange={(v) => send({ type: 'SHOW', display: v as ChartDisplay })}
+        data={[
+          { value: 'chart', label: 'Chart' },
+          { value: 'table', label: 'Table' },
+        ]}
+      />
+      <SegmentedControl
+        size="xs"
+        aria-label="Times in"
+        value={p.zone}
+        onChange={(v) => send({ type: 'USE_ZONE', zone: v as ZoneChoice })}
+        data={[
+          { value: 'organisation', label: `Organisation time (${p.orgTimeZone})` },
+          { value: 'viewer', label: `My time (${p.viewerTimeZone})` },
+        ]}
+      />
+    </Group>
+  );
+});
 
 /** The drawn points as a table (the M4 output of the visible window), with the full-resolution CSV a click away. */
 function ChartTable(p: { view: NonNullable<ChartContext['view']>; height: number; unit: string; decimals: number; timeZone: string; axisLabel: string; summary: string; canExport: boolean; onExportClick(): void }) {

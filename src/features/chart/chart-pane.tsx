@@ -2,7 +2,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useSearchParams } from 'react-router-dom';
 import { Paper, Stack } from '@mantine/core';
-import type { ChartContext } from '../../../machines/chart.machine';
+import type { ChartContext, ExportFormat } from '../../../machines/chart.machine';
 import type { Organisation } from '../../contract/organisation.schema';
 import type { Sensor } from '../../contract/sensor.schema';
 import { subscribeLive } from '../../shared/live';
@@ -12,7 +12,6 @@ import { axisLabel, chartModes, decimalsOf, guidesOf, unitOf } from './chart-sca
 import { ChartToolbar } from './chart-toolbar';
 import { ChartBody, ChartProgress } from './chart-body';
 import { ExportModal } from './export-modal';
-import { rangeText } from './date-range-picker';
 import { viewerTimeZone } from './chart-reading';
 import type { TimeRange } from '../../domain/date-presets';
 
@@ -89,8 +88,16 @@ function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
     },
     [actor, org.id, sensor.id],
   );
-  // luxon's zone arithmetic, once per range rather than at every status change of a load
-  const text = useMemo(() => rangeText(c.viewMode === 'live' ? { start: c.liveEnd - 3_600_000, end: c.liveEnd } : c.range, org.locale.timezone), [c.viewMode, c.liveEnd, c.range, org.locale.timezone]);
+  // the export's window (its text is worked out by the dialog only while it is open)
+  const exportRange = useMemo(() => (c.viewMode === 'live' ? { start: c.liveEnd - 3_600_000, end: c.liveEnd } : c.range), [c.viewMode, c.liveEnd, c.range]);
+  const closeExport = useCallback(() => setExportOpen(false), []);
+  const exportAs = useCallback(
+    (format: ExportFormat) => {
+      setExportOpen(false);
+      actor.send({ type: 'EXPORT', format });
+    },
+    [actor],
+  );
 
   return (
     <Paper withBorder p="md" radius="md" data-testid="chart-pane" data-status={status} data-mode={c.dataMode} data-view-mode={c.viewMode} data-guides={guides.map((g) => g.label).join('|')}>
@@ -132,16 +139,7 @@ function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
           send={actor.send}
         />
       </Stack>
-      <ExportModal
-        opened={exportOpen}
-        timeZone={org.locale.timezone}
-        rangeText={text}
-        onClose={() => setExportOpen(false)}
-        onExport={(format) => {
-          setExportOpen(false);
-          actor.send({ type: 'EXPORT', format });
-        }}
-      />
+      <ExportModal opened={exportOpen} timeZone={org.locale.timezone} range={exportRange} onClose={closeExport} onExport={exportAs} />
     </Paper>
   );
 }

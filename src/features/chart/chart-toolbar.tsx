@@ -1,5 +1,5 @@
-import { memo, useCallback } from 'react';
-import { ActionIcon, Button, Group, SegmentedControl, Select, Stack, Tooltip } from '@mantine/core';
+import { createContext, memo, useCallback, useContext, type ComponentPropsWithRef } from 'react';
+import { ActionIcon, type ActionIconProps, Button, Group, SegmentedControl, Select, Stack, Tooltip } from '@mantine/core';
 import { IconDownload, IconRefresh, IconZoomReset, IconArrowsVertical } from '@tabler/icons-react';
 import type { DataMode } from '../../../workers/data-api';
 import type { ChartEvent, ViewMode } from '../../../machines/chart.machine';
@@ -34,6 +34,8 @@ export const ChartToolbar = memo(function ChartToolbar(p: ChartToolbarProps) {
   // stable, so the memoised picker is not rendered again when only the chart's status changes
   const onPreset = useCallback((preset: Exclude<DatePreset, 'custom'>) => send({ type: 'SET_PRESET', preset }), [send]);
   const onRange = useCallback((range: TimeRange) => send({ type: 'SET_RANGE', range }), [send]);
+  // each group is memoised on what it shows: a load's start and end (busy, canExport) render the
+  // Export and Refresh buttons only, not the picker, the tooltips or the data select
   return (
     <Stack gap="xs">
       {/* on a phone the range gets its own line rather than being squeezed beside the actions */}
@@ -49,56 +51,97 @@ export const ChartToolbar = memo(function ChartToolbar(p: ChartToolbarProps) {
           onRangeSoon={p.prefetch}
         />
         <Group gap="xs" wrap="nowrap">
-          {p.zoomed && (
-            <Tooltip label="Reset zoom">
-              <ActionIcon variant="default" size="lg" aria-label="Reset zoom" onClick={() => send({ type: 'RESET_ZOOM' })}>
-                <IconZoomReset size={18} />
-              </ActionIcon>
-            </Tooltip>
-          )}
-          <Tooltip label={p.yZoom ? 'Y-axis zoom on: fitted to the data' : 'Y-axis zoom off: full scale'}>
-            <ActionIcon variant={p.yZoom ? 'filled' : 'default'} size="lg" aria-label="Y-axis zoom" aria-pressed={p.yZoom} onClick={() => send({ type: 'TOGGLE_Y_ZOOM' })}>
-              <IconArrowsVertical size={18} />
-            </ActionIcon>
-          </Tooltip>
-          {/* aria-disabled, not disabled: during the 2 s after an export the button keeps focus (the dialog returns it there) */}
-          <Button variant="default" leftSection={<IconDownload size={16} />} data-disabled={!p.canExport || undefined} aria-disabled={!p.canExport} onClick={p.canExport ? p.onExportClick : undefined}>
-            Export
-          </Button>
-          {/* disabled while a load runs, without a spinner: the chart's own progress bar shows the load, and a
-              spinning loader is a 60-frames-a-second composited animation competing with the load for the CPU */}
-          <Tooltip label="Refresh">
-            <ActionIcon variant="default" size="lg" aria-label="Refresh" disabled={p.busy} onClick={() => send({ type: 'REFRESH' })}>
-              <IconRefresh size={18} />
-            </ActionIcon>
-          </Tooltip>
+          <ZoomButtons zoomed={p.zoomed} yZoom={p.yZoom} send={send} />
+          <ExportButton canExport={p.canExport} onExportClick={p.onExportClick} />
+          <BusyContext value={p.busy}>
+            <RefreshButton send={send} />
+          </BusyContext>
         </Group>
       </Group>
-      <Group gap="xs">
-        {p.liveModeFeature && (
-          <SegmentedControl
-            aria-label="View mode"
-            size="xs"
-            value={p.viewMode}
-            onChange={(v) => send({ type: 'SET_VIEW_MODE', mode: v as ViewMode })}
-            data={[
-              { value: 'normal', label: 'Normal Mode' },
-              // Live is for Water Level only (monitoring-client 4)
-              { value: 'live', label: 'Live Mode', disabled: p.dataMode !== 'level' },
-            ]}
-          />
-        )}
-        <Select
-          aria-label="Chart data"
-          size="xs"
-          w={140}
-          allowDeselect={false}
-          value={p.dataMode}
-          onChange={(v) => v && send({ type: 'SET_DATA_MODE', mode: v as DataMode })}
-          data={MODE_ORDER.filter((m) => p.modes.includes(m)).map((m) => ({ value: m, label: MODE_LABELS[m] }))}
-          disabled={p.modes.length < 2}
-        />
-      </Group>
+      <DataControls liveModeFeature={p.liveModeFeature} viewMode={p.viewMode} dataMode={p.dataMode} modes={p.modes} send={send} />
     </Stack>
+  );
+});
+
+const ZoomButtons = memo(function ZoomButtons({ zoomed, yZoom, send }: { zoomed: boolean; yZoom: boolean; send(e: ChartEvent): void }) {
+  return (
+    <>
+      {zoomed && (
+        <Tooltip label="Reset zoom">
+          <ActionIcon variant="default" size="lg" aria-label="Reset zoom" onClick={() => send({ type: 'RESET_ZOOM' })}>
+            <IconZoomReset size={18} />
+          </ActionIcon>
+        </Tooltip>
+      )}
+      <Tooltip label={yZoom ? 'Y-axis zoom on: fitted to the data' : 'Y-axis zoom off: full scale'}>
+        <ActionIcon variant={yZoom ? 'filled' : 'default'} size="lg" aria-label="Y-axis zoom" aria-pressed={yZoom} onClick={() => send({ type: 'TOGGLE_Y_ZOOM' })}>
+          <IconArrowsVertical size={18} />
+        </ActionIcon>
+      </Tooltip>
+    </>
+  );
+});
+
+const ExportButton = memo(function ExportButton({ canExport, onExportClick }: { canExport: boolean; onExportClick(): void }) {
+  // aria-disabled, not disabled: during the 2 s after an export the button keeps focus (the dialog returns it there)
+  return (
+    <Button variant="default" leftSection={<IconDownload size={16} />} data-disabled={!canExport || undefined} aria-disabled={!canExport} onClick={canExport ? onExportClick : undefined}>
+      Export
+    </Button>
+  );
+});
+
+// Whether a load runs, for the Refresh button alone: a context, so that a load's start and end
+// render the button and not its tooltip (Mantine's Tooltip and floating-ui hooks, about 2 ms a render)
+const BusyContext = createContext(false);
+
+// disabled while a load runs, without a spinner: the chart's own progress bar shows the load, and a
+// spinning loader is a 60-frames-a-second composited animation competing with the load for the CPU
+const RefreshButton = memo(function RefreshButton({ send }: { send(e: ChartEvent): void }) {
+  return (
+    <Tooltip label="Refresh">
+      <RefreshIcon onClick={() => send({ type: 'REFRESH' })} />
+    </Tooltip>
+  );
+});
+
+/** The Refresh button itself; the tooltip's ref and handlers pass through to it. */
+function RefreshIcon(props: ActionIconProps & ComponentPropsWithRef<'button'>) {
+  const busy = useContext(BusyContext);
+  return (
+    <ActionIcon {...props} variant="default" size="lg" aria-label="Refresh" disabled={busy}>
+      <IconRefresh size={18} />
+    </ActionIcon>
+  );
+}
+
+const DataControls = memo(function DataControls(p: { liveModeFeature: boolean; viewMode: ViewMode; dataMode: DataMode; modes: DataMode[]; send(e: ChartEvent): void }) {
+  const { send } = p;
+  return (
+    <Group gap="xs">
+      {p.liveModeFeature && (
+        <SegmentedControl
+          aria-label="View mode"
+          size="xs"
+          value={p.viewMode}
+          onChange={(v) => send({ type: 'SET_VIEW_MODE', mode: v as ViewMode })}
+          data={[
+            { value: 'normal', label: 'Normal Mode' },
+            // Live is for Water Level only (monitoring-client 4)
+            { value: 'live', label: 'Live Mode', disabled: p.dataMode !== 'level' },
+          ]}
+        />
+      )}
+      <Select
+        aria-label="Chart data"
+        size="xs"
+        w={140}
+        allowDeselect={false}
+        value={p.dataMode}
+        onChange={(v) => v && send({ type: 'SET_DATA_MODE', mode: v as DataMode })}
+        data={MODE_ORDER.filter((m) => p.modes.includes(m)).map((m) => ({ value: m, label: MODE_LABELS[m] }))}
+        disabled={p.modes.length < 2}
+      />
+    </Group>
   );
 });

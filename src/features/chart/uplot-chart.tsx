@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { ViewResult } from '../../../workers/data-api';
@@ -37,7 +37,7 @@ const EMPTY: uPlot.AlignedData = [new Float64Array(0), new Float64Array(0)];
  * uPlot behind refs: created once, fed typed arrays with setData at most once per animation
  * frame (at once when nothing was drawn in the last frame). React renders nothing per frame; props land in a ref the hooks read.
  */
-export function UplotChart(props: UplotChartProps) {
+export const UplotChart = memo(function UplotChart(props: UplotChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const live = useRef(props);
@@ -149,4 +149,4 @@ export function UplotChart(props: UplotChartProps) {
   }, [data, xWindow, yZoom, guides, height]);
 
   return <div ref={host} data-testid="chart-plot" data-tooltip-hide-ms={TOOLTIP_HIDE_MS} style={{ width: '100%', minHeight: height }} />;
-}
+});
