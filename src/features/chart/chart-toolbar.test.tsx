@@ -30,27 +30,31 @@ vi.mock('./date-range-picker', async (original) => {
 });
 const { ChartToolbar } = await import('./chart-toolbar');
 
+/** A toolbar's props in the normal view of a level sensor, nothing loading; `over` changes some. */
+const toolbarProps = (over: Partial<ChartToolbarProps> = {}): ChartToolbarProps => ({
+  preset: 'last3Days',
+  range: { start: 0, end: 1 },
+  timeZone: 'Pacific/Auckland',
+  now: () => 0,
+  modes: ['level'],
+  dataMode: 'level',
+  viewMode: 'normal',
+  liveModeFeature: true,
+  yZoom: false,
+  zoomed: false,
+  canExport: true,
+  busy: false,
+  send: vi.fn(),
+  onExportClick: () => undefined,
+  ...over,
+});
+
 describe('chart toolbar', () => {
   afterEach(cleanup);
 
   it('does not render the date picker again when only the chart status changes (a load, its drawing)', () => {
     const send = vi.fn();
-    const props: ChartToolbarProps = {
-      preset: 'last3Days',
-      range: { start: 0, end: 1 },
-      timeZone: 'Pacific/Auckland',
-      now: () => 0,
-      modes: ['level'],
-      dataMode: 'level',
-      viewMode: 'normal',
-      liveModeFeature: true,
-      yZoom: false,
-      zoomed: false,
-      canExport: true,
-      busy: false,
-      send,
-      onExportClick: () => undefined,
-    };
+    const props = toolbarProps({ send });
     const view = render(
       <MantineProvider>
         <ChartToolbar {...props} />
@@ -74,22 +78,7 @@ describe('chart toolbar', () => {
     expect(picker.renders).toBe(2);
   });
   it('a load starting and ending (busy, canExport) renders the Refresh and Export buttons only: Refresh is disabled meanwhile, no tooltip or data control is rendered again', () => {
-    const props: ChartToolbarProps = {
-      preset: 'last3Days',
-      range: { start: 0, end: 1 },
-      timeZone: 'Pacific/Auckland',
-      now: () => 0,
-      modes: ['level', 'flow'],
-      dataMode: 'level',
-      viewMode: 'normal',
-      liveModeFeature: true,
-      yZoom: false,
-      zoomed: false,
-      canExport: true,
-      busy: false,
-      send: vi.fn(),
-      onExportClick: () => undefined,
-    };
+    const props = toolbarProps({ modes: ['level', 'flow'] });
     const at = (p: ChartToolbarProps) => (
       <MantineProvider>
         <ChartToolbar {...p} />
