@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import { loadConfig } from '../../server/config';
-import { demoExposureWarning } from '../../server/start';
+import { autovacuumWarning, demoExposureWarning } from '../../server/start';
 import { createUser } from '../../server/cli/create-user';
-import { startTestServer, testDrivers, type TestServer } from './harness';
+import { freshDb, startTestServer, testDrivers, type TestServer } from './harness';
 import { CLIENT, cognitoClient, externalAddress, rawRequest } from './security-helpers';
 
 describe('demo mode belongs to the embedded default only (issue 9, deployment safety)', () => {
@@ -31,6 +31,21 @@ describe('demo mode belongs to the embedded default only (issue 9, deployment sa
     expect(demoExposureWarning(loadConfig({ HOST: '0.0.0.0' }))).toMatch(/DEMO MODE is on/);
     expect(demoExposureWarning(loadConfig({ HOST: '127.0.0.1' }))).toBeNull();
     expect(demoExposureWarning(loadConfig({ HOST: '0.0.0.0', DEMO_MODE: 'false' }))).toBeNull();
+  });
+});
+
+describe.each(testDrivers)('start-up checks of the database on %s', (driver) => {
+  it('warns when PostgreSQL runs without autovacuum (the tables each uplink rewrites would bloat), and never on PGlite', async () => {
+    const { db, drop } = await freshDb(driver);
+    try {
+      const warning = await autovacuumWarning(db);
+      if (driver === 'pglite') return expect(warning).toBeNull();
+      const [s] = await db.query<{ a: string; t: string }>("SELECT current_setting('autovacuum') AS a, current_setting('track_counts') AS t");
+      if (s.a === 'on' && s.t === 'on') expect(warning).toBeNull();
+      else expect(warning).toMatch(new RegExp(`autovacuum is not running \\(autovacuum = ${s.a}, track_counts = ${s.t}\\)`));
+    } finally {
+      await drop();
+    }
   });
 });
 
