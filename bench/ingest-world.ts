@@ -2,7 +2,7 @@
 // as a child process, and CPU accounting per party from /proc (Linux).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +39,19 @@ export function cpuOf(pids: number[]): Map<number, number> {
     }
   }
   return out;
+}
+/** The pids of the processes with this command name (the machine's broker, say). */
+export function pidsNamed(comm: string): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/comm`, 'utf8').trim() === comm;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 export const sumCpu = (m: Map<number, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 

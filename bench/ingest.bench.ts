@@ -16,7 +16,7 @@ import mqtt from 'mqtt';
 import { median, type BenchRow } from './bench-kit';
 import { monthStart } from '../server/db/measurement-partitions';
 import type { LoadJob, LoadResult } from './ingest-load';
-import { APP_NAME, cpuOf, machineBusy, prepareWorld, startServer, sumCpu, type BatchStats, type World } from './ingest-world';
+import { APP_NAME, cpuOf, machineBusy, pidsNamed, prepareWorld, startServer, sumCpu, type BatchStats, type World } from './ingest-world';
 
 const SENSORS = Number(process.env.BENCH_INGEST_SENSORS ?? 2000);
 const SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 10);
@@ -40,7 +40,7 @@ interface RunOut {
   rate: number;
   p50: number;
   p99: number;
-  cpu: { server: number; pg: number; gen: number; other: number };
+  cpu: { server: number; pg: number; gen: number; broker: number; other: number };
   load: LoadResult;
   /** Uplinks per group-commit batch in the window, and the largest batch so far. */
   batch: { mean: number; largest: number };
@@ -76,7 +76,8 @@ async function oneRun(world: World & { seq: number[] }, port: number | number[],
   const job: LoadJob = { port: ports[0], ports, sensors: world.sensors, rate, seconds: SECONDS, warmupSeconds: WARMUP, dataStart: monthStart(Date.now()), seq: world.seq, mqttUrl };
   const backends = async () => (world.pg ? (await world.pg.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [APP_NAME])).rows.map((r) => r.pid) : []);
   const gen = await generator();
-  const snap = async () => ({ server: sumCpu(cpuOf(serverPids)), pg: cpuOf(await backends()), gen: sumCpu(cpuOf([gen.pid])), self: sumCpu(cpuOf([process.pid])), machine: machineBusy() });
+  const brokers = mqttUrl ? pidsNamed('mosquitto') : [];
+  const snap = async () => ({ server: sumCpu(cpuOf(serverPids)), pg: cpuOf(await backends()), gen: sumCpu(cpuOf([gen.pid])), broker: sumCpu(cpuOf(brokers)), self: sumCpu(cpuOf([process.pid])), machine: machineBusy() });
   // downlink tasks queued for random sensors while the run goes (PostgreSQL: the bench has its own connection)
   let queuing = true;
   const queue = async () => {
@@ -104,13 +105,13 @@ async function oneRun(world: World & { seq: number[] }, port: number | number[],
   const n = res.completedInWindow || 1;
   let pgCpu = 0;
   for (const [pid, t] of b.pg) pgCpu += t - (a.pg.get(pid) ?? 0);
-  const ours = b.server - a.server + pgCpu + (b.gen - a.gen) + (b.self - a.self);
+  const ours = b.server - a.server + pgCpu + (b.gen - a.gen) + (b.broker - a.broker) + (b.self - a.self);
   const per = (s: number) => (s * 1000) / n;
   return {
     rate: res.completedInWindow / SECONDS,
     p50: pct(res.latencies, 50),
     p99: res.errors.length ? Infinity : pct(res.latencies, 99),
-    cpu: { server: per(b.server - a.server), pg: per(pgCpu), gen: per(b.gen - a.gen), other: (b.machine - a.machine - ours) / SECONDS },
+    cpu: { server: per(b.server - a.server), pg: per(pgCpu), gen: per(b.gen - a.gen), broker: per(b.broker - a.broker), other: (b.machine - a.machine - ours) / SECONDS },
     load: res,
     batch: { mean: (sb.uplinks - sa.uplinks) / Math.max(1, sb.batches - sa.batches), largest: sb.largest },
   };
@@ -203,13 +204,13 @@ async function measure(driver: 'postgres' | 'pglite', adminUrl?: string, mqttUrl
       const outs: RunOut[] = [];
       for (let i = 0; i < RUNS && !overloaded; i++) {
         const o = await oneRun(seqWorld, server.port, server.child.pid!, rate, server.stats, mqttUrl);
-        process.stderr.write(`  ${label} ${rate}/s run ${i + 1}: ${o.rate.toFixed(0)}/s, p50 ${o.p50.toFixed(1)} ms, p99 ${o.p99.toFixed(1)} ms, batch mean ${o.batch.mean.toFixed(1)} largest ${o.batch.largest}, CPU ms/uplink server ${o.cpu.server.toFixed(3)} pg ${o.cpu.pg.toFixed(3)} generator ${o.cpu.gen.toFixed(3)}, others ${o.cpu.other.toFixed(2)} cores, load average ${loadavg()[0].toFixed(1)}\n`);
+        process.stderr.write(`  ${label} ${rate}/s run ${i + 1}: ${o.rate.toFixed(0)}/s, p50 ${o.p50.toFixed(1)} ms, p99 ${o.p99.toFixed(1)} ms, batch mean ${o.batch.mean.toFixed(1)} largest ${o.batch.largest}, CPU ms/uplink server ${o.cpu.server.toFixed(3)} pg ${o.cpu.pg.toFixed(3)} generator ${o.cpu.gen.toFixed(3)}${o.cpu.broker ? ` broker ${o.cpu.broker.toFixed(3)}` : ''}, others ${o.cpu.other.toFixed(2)} cores, load average ${loadavg()[0].toFixed(1)}\n`);
         outs.push(o);
         if (o.load.unanswered) overloaded = rate;
       }
       all.push(...outs);
       const m = (f: (o: RunOut) => number) => median(outs.map(f));
-      const cpuNote = `CPU ms per uplink: server ${m((o) => o.cpu.server).toFixed(3)}, postgres backends ${driver === 'postgres' ? m((o) => o.cpu.pg).toFixed(3) : '-'}, generator ${m((o) => o.cpu.gen).toFixed(3)}; other work on the machine ${m((o) => o.cpu.other).toFixed(2)} of ${cpus().length} cores`;
+      const cpuNote = `CPU ms per uplink: server ${m((o) => o.cpu.server).toFixed(3)}, postgres backends ${driver === 'postgres' ? m((o) => o.cpu.pg).toFixed(3) : '-'}, generator ${m((o) => o.cpu.gen).toFixed(3)}${m((o) => o.cpu.broker) ? `, broker ${m((o) => o.cpu.broker).toFixed(3)}` : ''}; other work on the machine ${m((o) => o.cpu.other).toFixed(2)} of ${cpus().length} cores`;
       rows.push({
         bench: `ingest ${label}`,
         what,
@@ -276,7 +277,7 @@ async function measureCluster(adminUrl: string): Promise<BenchRow[]> {
         for (const n of [1, 2] as const) {
           const used = servers.slice(0, n);
           const o = await oneRun(seqWorld, used.map((x) => x.port), used.map((x) => x.child.pid!), rate, n === 1 ? servers[0].stats : sumStats);
-          process.stderr.write(`  ${n} process(es) ${rate}/s run ${i + 1}: ${o.rate.toFixed(0)}/s, p50 ${o.p50.toFixed(1)} ms, p99 ${o.p99.toFixed(1)} ms, batch mean ${o.batch.mean.toFixed(1)}, CPU ms/uplink servers ${o.cpu.server.toFixed(3)} pg ${o.cpu.pg.toFixed(3)} generator ${o.cpu.gen.toFixed(3)}, others ${o.cpu.other.toFixed(2)} cores, load average ${loadavg()[0].toFixed(1)}\n`);
+          process.stderr.write(`  ${n} process(es) ${rate}/s run ${i + 1}: ${o.rate.toFixed(0)}/s, p50 ${o.p50.toFixed(1)} ms, p99 ${o.p99.toFixed(1)} ms, batch mean ${o.batch.mean.toFixed(1)}, CPU ms/uplink servers ${o.cpu.server.toFixed(3)} pg ${o.cpu.pg.toFixed(3)} generator ${o.cpu.gen.toFixed(3)}${o.cpu.broker ? ` broker ${o.cpu.broker.toFixed(3)}` : ''}, others ${o.cpu.other.toFixed(2)} cores, load average ${loadavg()[0].toFixed(1)}\n`);
           (n === 1 ? one : two).push(o);
           if (o.load.unanswered) overloaded = rate;
         }

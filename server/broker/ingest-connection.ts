@@ -15,6 +15,8 @@ export type IngestConnectionOptions = {
   subscription: string;
   sessionExpirySeconds: number;
   keepaliveSeconds?: number;
+  /** How many QoS 1 messages the broker may send before it has their PUBACKs (MQTT 5 Receive Maximum; the broker's own default when absent). */
+  receiveMaximum?: number;
   /** Runs for each message as it arrives, many at once; its PUBACK waits for the promise. */
   onMessage(topic: string, payload: Buffer): Promise<Outcome>;
   log: Logger;
@@ -56,8 +58,20 @@ export function openIngestConnection(o: IngestConnectionOptions) {
 
   // SUBSCRIBE and UNSUBSCRIBE identifiers (PUBACKs reuse the broker's), 1 to 65,535
   const packetId = () => (nextId = (nextId % 0xffff) + 1);
+  // what is written in one turn (a batch's acks and PUBACKs) goes out in one write when the turn ends
+  let corked: Duplex | null = null;
   const send = (packet: Packet) => {
-    if (socket && connected && !socket.destroyed) socket.write(generate(packet, v5));
+    const s = socket;
+    if (!s || !connected || s.destroyed) return;
+    if (corked !== s) {
+      corked = s;
+      s.cork();
+      process.nextTick(() => {
+        corked = null;
+        s.uncork();
+      });
+    }
+    s.write(generate(packet, v5));
   };
 
   function open() {
@@ -68,13 +82,16 @@ export function openIngestConnection(o: IngestConnectionOptions) {
     let awaitingPong = false;
     const drop = (why: string, err?: unknown) => {
       if (socket === s) o.log.warn({ err, clientId: o.clientId }, `external ingest connection dropped: ${why}`);
+      // what this turn wrote before the drop (PUBACKs of stored uplinks, a device's error) still goes out
+      if (corked === s) {
+        corked = null;
+        s.uncork();
+      }
       s.destroy();
     };
     const flush = () => {
       if (socket !== s || s.destroyed) return; // what a dropped connection had unacknowledged, the session delivers again
-      s.cork();
       while (unacked[0]?.done) send({ cmd: 'puback', messageId: unacked.shift()!.id });
-      process.nextTick(() => s.uncork());
     };
     const p = parser(v5);
     p.on('error', (err) => drop('malformed packet', err));
@@ -150,7 +167,7 @@ export function openIngestConnection(o: IngestConnectionOptions) {
           clean: false,
           keepalive,
           ...(url.username ? { username: decodeURIComponent(url.username), password } : {}),
-          properties: { sessionExpiryInterval: o.sessionExpirySeconds },
+          properties: { sessionExpiryInterval: o.sessionExpirySeconds, ...(o.receiveMaximum ? { receiveMaximum: o.receiveMaximum } : {}) },
         },
         v5,
       ),

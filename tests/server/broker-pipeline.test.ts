@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Socket } from 'node:net';
 import mqtt from 'mqtt';
 import { startTestServer, testDrivers, type TestServer } from './harness';
 import { makeOrg, makeSensor } from './fixtures';
@@ -62,8 +63,16 @@ describe.skipIf(!url).each(testDrivers)('the external ingest connection carries 
       await sleep(100); // time for a PUBACK of the refused one, sent too early, to reach the broker
       expect(t.tap.of('client', 'puback')).toEqual([]);
       expect(await t.stored()).toBe(0);
+      // the connection's socket writes from here on (to the tap's port)
+      const sockets = Socket.prototype as unknown as Record<'_write' | '_writev', () => void>;
+      const writes = [vi.spyOn(sockets, '_write'), vi.spyOn(sockets, '_writev')];
       release();
       await vi.waitFor(() => expect(t.tap.of('client', 'puback')).toHaveLength(bodies.length), { timeout: 10_000, interval: 20 });
+      const tapPort = Number(new URL(t.tap.url).port);
+      const toTap = writes.flatMap((w) => w.mock.contexts as unknown as Socket[]).filter((socket) => socket.remotePort === tapPort);
+      for (const w of writes) w.mockRestore();
+      // the batch's five acks to the device and the six PUBACKs left in one write
+      expect(toTap).toHaveLength(1);
       const arrived = t.tap.of('broker', 'publish').map((p) => p.messageId);
       expect(t.tap.of('client', 'puback').map((p) => p.messageId)).toEqual(arrived);
       expect(await t.stored()).toBe(5);

@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshDb, testDrivers } from './harness';
+import { serviceUrl } from './services';
 import type { Db } from '../../server/db/db';
 import { together } from '../../server/db/together';
 
@@ -29,6 +31,30 @@ describe.each(testDrivers)('transactions with statements sent together on %s', (
     });
     expect(seen).toEqual([1, 2]);
     expect(await rows()).toEqual([1, 2, 3]);
+  });
+
+  it.runIf(driver === 'postgres')('sends the statements issued in one turn in one write: the BEGIN with the first ones, the last with the COMMIT', async () => {
+    // writes to PostgreSQL's port from here on (the pool's connections; nothing else in this test writes there)
+    const port = Number(new URL(serviceUrl('postgres')!).port || 5432);
+    await db.query('SELECT 1'); // a pooled connection is open and idle: the transaction opens none
+    const sockets = Socket.prototype as unknown as Record<'_write' | '_writev', () => void>;
+    const writes = [vi.spyOn(sockets, '_write'), vi.spyOn(sockets, '_writev')];
+    const sent = () => writes.flatMap((w) => w.mock.contexts as unknown as Socket[]).filter((socket) => socket.remotePort === port).length;
+    let afterFirst = 0;
+    let all = 0;
+    try {
+      await db.tx(async (q) => {
+        await together(q.query('INSERT INTO pipeline_probe (n) VALUES (8)'), q.query('SELECT n FROM pipeline_probe'));
+        afterFirst = sent();
+        await q.query('SELECT count(*) FROM pipeline_probe');
+        q.last('DELETE FROM pipeline_probe WHERE n = 8');
+      });
+      all = sent();
+    } finally {
+      for (const w of writes) w.mockRestore();
+    }
+    expect(afterFirst).toBe(1); // BEGIN and the two statements
+    expect(all).toBe(3); // then the one alone, then the last with the COMMIT
   });
 
   it('a failing last statement rolls the whole transaction back and rejects with its error', async () => {
