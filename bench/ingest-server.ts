@@ -1,6 +1,5 @@
 // The ingest benchmark's server process: the product's own server (server/start.ts, as main.ts
-// starts it), plus, with BENCH_INGEST_MQTT_URL, the external-broker ingest (startExternalIngest)
-// on a shared group of its own, so other servers on the same broker never take its uplinks. It
+// starts it), with BENCH_INGEST_MQTT_URL as its MQTT_URL (see `deployed` below). It
 // answers 'stats' over IPC with its group-commit batcher's counters (batches, uplinks, largest).
 // With BENCH_INGEST_TRACE (bench/ingest-trace.ts) it also records its GC pauses, late event-loop
 // turns, batches and each uplink's submit and commit, written out when it is stopped.
@@ -12,11 +11,18 @@ import type { Pending } from '../server/ingest/batch-write';
 import { TRACE_DIR, traceProcess, wall, writeTrace } from './ingest-trace';
 
 const trace = TRACE_DIR ? traceProcess() : null;
-const server = await startServer(loadConfig());
 const mqttUrl = process.env.BENCH_INGEST_MQTT_URL;
 // BENCH_INGEST_CONNECTIONS: another number of ingest connections than INGEST_CONNECTIONS, to compare
 const connections = Number(process.env.BENCH_INGEST_CONNECTIONS) || undefined;
-const ingest = mqttUrl ? startExternalIngest(server.ctx, mqttUrl, { connections, clientIdPrefix: `bench-ingest-${process.pid}`, subscription: `$share/bench-${process.pid}/devices/+/uplink` }) : null;
+// Over a broker, the product as deployed with MQTT_URL: its own ingest connections (in a shared
+// group of this process's, so other servers on the broker never take its uplinks) and its live
+// messages through the broker and back (relayed to its /mqtt). BENCH_INGEST_LIVE=embedded, or
+// BENCH_INGEST_CONNECTIONS, keep live messages in the process (the benchmark before 25 November)
+// and start the ingest connections here.
+const deployed = mqttUrl && process.env.BENCH_INGEST_LIVE !== 'embedded' && !connections;
+const server = await startServer(loadConfig(deployed ? { ...process.env, MQTT_URL: mqttUrl, MQTT_INGEST_GROUP: `bench-${process.pid}` } : process.env));
+await server.ready;
+const ingest = mqttUrl && !deployed ? startExternalIngest(server.ctx, mqttUrl, { connections, clientIdPrefix: `bench-ingest-${process.pid}`, subscription: `$share/bench-${process.pid}/devices/+/uplink` }) : null;
 if (ingest) await ingest.ready;
 const batcher = batcherFor(server.ctx.db, server.ctx.log);
 /** Per uplink: [serial/time of its first point, submitted (wall ms), committed (wall ms)]. */

@@ -12,7 +12,7 @@ import { startExternalIngest } from './broker/external-ingest';
  * safe to run in every process against one PostgreSQL), and the simulator in demo mode.
  */
 export function startBackground(ctx: AppContext) {
-  const jobs: { stop(): Promise<void> | void }[] = [];
+  const jobs: { stop(): Promise<void> | void; ready?: Promise<void> }[] = [];
   jobs.push(createDispatcher(ctx).start());
   jobs.push(createOfflineScheduler(ctx).start());
   jobs.push(createTaskTimeoutJob(ctx).start());
@@ -21,6 +21,8 @@ export function startBackground(ctx: AppContext) {
   if (ctx.config.MQTT_URL) jobs.push(startExternalIngest(ctx, ctx.config.MQTT_URL));
   if (ctx.config.SIMULATOR && ctx.config.SEED_DEMO) jobs.push(startSimulator(ctx));
   return {
+    /** Every job that has to get ready first is ready (the external ingest's subscriptions). */
+    ready: Promise.all(jobs.map((j) => j.ready)).then(() => {}),
     async stop() {
       for (const j of [...jobs].reverse()) await j.stop();
     },

@@ -51,6 +51,8 @@ export interface RunningServer {
   ctx: AppContext;
   url: string;
   port: number;
+  /** Resolves once the background jobs take work: with MQTT_URL, every ingest connection is in its shared group. */
+  ready: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -120,6 +122,7 @@ export async function startServer(
     ctx,
     url,
     port,
+    ready: background?.ready ?? Promise.resolve(),
     async stop() {
       await background?.stop();
       await new Promise<void>((resolve) => {

@@ -26,8 +26,11 @@ export async function connectExternalBroker(
   }
   return {
     client,
+    // QoS 0, as the embedded broker publishes and as browsers subscribe: live data is best-effort
+    // (clients load what they missed), and at QoS 1 every device's ack waited for the broker's
+    // PUBACK of its live message, and the broker sent one more packet an uplink
     publish: async (topic, payload) => {
-      await client.publishAsync(topic, JSON.stringify(payload), { qos: 1 });
+      await client.publishAsync(topic, JSON.stringify(payload), { qos: 0 });
     },
     isReady: () => client.connected,
     close: () => client.endAsync(),
