@@ -4,12 +4,14 @@ import { createDispatcher } from './delivery/dispatcher';
 import { createOfflineScheduler } from './scheduler/offline';
 import { createTaskTimeoutJob } from './scheduler/task-timeout';
 import { createPartitionJob } from './scheduler/partitions';
+import { createMaintenanceJob } from './scheduler/maintenance';
 import { startExternalIngest } from './broker/external-ingest';
 
 /**
  * Background jobs of one server process: the outbox dispatcher, the offline scheduler, the
- * measurements partition job and, with MQTT_URL, device uplinks from the external broker (all
- * safe to run in every process against one PostgreSQL), and the simulator in demo mode.
+ * measurements partition job, the embedded database's vacuum and, with MQTT_URL, device uplinks
+ * from the external broker (all safe to run in every process against one PostgreSQL), and the
+ * simulator in demo mode.
  */
 export function startBackground(ctx: AppContext) {
   const jobs: { stop(): Promise<void> | void; ready?: Promise<void> }[] = [];
@@ -17,6 +19,7 @@ export function startBackground(ctx: AppContext) {
   jobs.push(createOfflineScheduler(ctx).start());
   jobs.push(createTaskTimeoutJob(ctx).start());
   jobs.push(createPartitionJob(ctx).start());
+  jobs.push(createMaintenanceJob(ctx).start());
   // with an external broker, devices publish there and the server takes their uplinks from it
   if (ctx.config.MQTT_URL) jobs.push(startExternalIngest(ctx, ctx.config.MQTT_URL));
   if (ctx.config.SIMULATOR && ctx.config.SEED_DEMO) jobs.push(startSimulator(ctx));
