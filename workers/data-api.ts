@@ -90,13 +90,6 @@ export interface DataWorkerApi {
   setToken(token: string): void;
   /** Fetches the range in ~15-day chunks (6 in flight), merging into the sensor's store. */
   load(req: LoadRequest, onProgress?: (p: LoadProgress) => void): Promise<LoadResult>;
-  /**
-   * Starts loading a range the user has just chosen, before the chart asks for it (the date
-   * picker's click, while the page renders): the chart's next load of the same range (not a
-   * refresh) joins this one, or takes its result if it ended under a second before. Other loads
-   * replace it as they replace each other. Nothing is answered; a failure is the joining load's.
-   */
-  prefetch(req: LoadRequest): void;
   /** Appends live points (from MQTT) to the store. */
   append(target: SeriesTarget, points: { time: number; rawDistance: number }[]): void;
   /** Downsampled, converted view of a window of what is held (no refetch). */

@@ -27,13 +27,6 @@ export function createDataWorker(opts: { apiBase: string; getIdToken: () => Prom
       void remote.configure({ apiBase: opts.apiBase, token: token ?? '' });
       return remote.load(req, onProgress ? Comlink.proxy(onProgress) : undefined);
     },
-    prefetch(req: LoadRequest) {
-      // only with a token held now: the point is to start at once, in the click's own task
-      const token = opts.heldIdToken?.();
-      if (!token) return;
-      void remote.configure({ apiBase: opts.apiBase, token });
-      void remote.prefetch(req);
-    },
     append: (target, points) => void remote.append(target, points),
     view: (req) => remote.view(req),
     exportCsv: (req) => remote.exportCsv(req),

@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, makeOrg, makeSensor, makeUser } from '../tests/server/fixtures';
 import { startTestServer, testDrivers, type TestServer } from '../tests/server/harness';
 import { COLUMNS_MEDIA_TYPE } from '../src/contract/measurement-columns';
@@ -7,7 +7,7 @@ import { loadCore } from '../wasm-core/core';
 import { CACHE_HIGH, CACHE_LOW, toEvict } from './cache-policy';
 import { planChunks } from './chunk-plan';
 import type { LoadProgress } from './data-api';
-import { DataWorker, EMPTY_REQUEST_MS, NOT_LOGGED_IN, PREFETCH_FRESH_MS } from './data-worker';
+import { DataWorker, EMPTY_REQUEST_MS, NOT_LOGGED_IN } from './data-worker';
 
 // monitoring-client.md 7 (15-day chunks, 6 in flight, requests grouped 10 at a time, paging
 // cursor, non-200 throws the response text) and sensor-setup.md 9 (cache caps 172800 / 43200,
@@ -175,99 +175,6 @@ describe.each(testDrivers)('the data worker against the server (%s)', (driver) =
     await w.load({ ...range, refresh: true });
     expect(log.requests).toBe(6);
     w.clear();
-  });
-
-  describe("a prefetch (the date picker's click, before the chart asks)", () => {
-    const range = () => ({ ...target, startTime: START, endTime: START + 40 * DAY - 1 });
-    // an hour after the last measurement: the last chunk is not settled, so any load asks for it again
-    const recent = () => START + 40 * DAY + 3_600_000;
-
-    it("is taken by the chart's load of the same range: each chunk asked for once, its progress handed on", async () => {
-      const { w, log } = instrumented(token, recent);
-      w.prefetch(range());
-      expect(log.requests).toBe(3); // under way before the chart asks
-      const progress: LoadProgress[] = [];
-      const r = await w.load(range(), (p) => progress.push(p));
-      expect(log.requests).toBe(3);
-      expect(r).toEqual({ points: 40 * 1440, firstTime: START, lastTime: START + (40 * 1440 - 1) * 60_000 });
-      expect(progress[0]).toEqual({ chunksDone: 0, chunksTotal: 3, points: 0 });
-      // taken once: the next load of the range asks again for the chunk that is not settled
-      await w.load(range());
-      expect(log.requests).toBe(4);
-      w.clear();
-    });
-
-    it('that has ended is taken for a second, then no more', async () => {
-      let now = recent();
-      const { w, log } = instrumented(token, () => now);
-      w.prefetch(range());
-      await vi.waitFor(() => expect(log.done).toBe(3));
-      await new Promise((r) => setTimeout(r, 0));
-      now += PREFETCH_FRESH_MS;
-      expect((await w.load(range())).points).toBe(40 * 1440);
-      expect(log.requests).toBe(3);
-      w.prefetch(range());
-      await vi.waitFor(() => expect(log.done).toBe(4)); // the chunk not settled, again
-      await new Promise((r) => setTimeout(r, 0));
-      now += PREFETCH_FRESH_MS + 1;
-      await w.load(range());
-      expect(log.requests).toBe(5);
-      w.clear();
-    });
-
-    it("is replaced by a load of another range or a refresh, and its failure is nobody's", async () => {
-      const { w, log } = instrumented(token, recent);
-      w.prefetch(range());
-      const other = { ...target, startTime: START, endTime: START + DAY - 1 };
-      expect((await w.load(other)).points).toBe(1440);
-      expect(log.requests).toBe(4);
-      // the prefetch was stopped, so the chart's load of its range asks for its chunks itself
-      await w.load(range());
-      expect(log.requests).toBe(7);
-      w.prefetch(range()); // the chunk not settled: one request
-      await w.load({ ...range(), refresh: true }); // all three again, the prefetch not taken
-      expect(log.requests).toBe(11);
-      w.clear();
-    });
-
-    it("leaves the chart's running load alone until the chart's next load takes the prefetch", async () => {
-      // the running load's requests are held back until released: it cannot end on its own meanwhile
-      let release = () => {};
-      const gate = new Promise<void>((r) => (release = r));
-      const w = new DataWorker({
-        core,
-        now: recent,
-        fetch: async (input, init) => {
-          // held back as a slow server would, and like fetch() given up at once when aborted
-          if (new URL(String(input)).searchParams.get('endTime') === String(START + 20 * DAY + DAY - 1))
-            await new Promise<void>((resolve, reject) => {
-              void gate.then(resolve);
-              init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
-            });
-          return fetch(input, init);
-        },
-      });
-      w.configure({ apiBase: `${srv.url}/api`, token });
-      let failed: unknown = null;
-      const first = w.load({ ...target, startTime: START + 20 * DAY, endTime: START + 21 * DAY - 1 }).catch((err) => void (failed = err));
-      w.prefetch(range());
-      await new Promise((r) => setTimeout(r, 50));
-      expect(failed).toBeNull();
-      const second = w.load(range());
-      release();
-      await first;
-      expect((failed as Error | null)?.name).toBe('AbortError');
-      expect((await second).points).toBe(40 * 1440);
-      w.clear();
-    });
-
-    it('does nothing without a session or for an empty range', async () => {
-      const w = new DataWorker({ core, fetch: () => Promise.reject(new Error('no request expected')) });
-      w.prefetch(range());
-      w.configure({ apiBase: `${srv.url}/api`, token });
-      w.prefetch({ ...target, startTime: START, endTime: START - 1 });
-      expect(w.held()).toEqual({});
-    });
   });
 
   it('throws the response text when the server refuses (a non-member)', async () => {

@@ -17,8 +17,6 @@ export const EMPTY_REQUEST_MS = 500;
 export const PROGRESS_MS = 250;
 /** Held chunks ending this long before they were fetched are complete (transmissions are at most daily). */
 const SETTLED_MS = 86_400_000;
-/** A prefetch that ended this long ago (ms) or less is the answer to the chart's load of its range. */
-export const PREFETCH_FRESH_MS = 1_000;
 
 export interface DataWorkerDeps {
   core: Core;
@@ -33,19 +31,15 @@ interface Entry {
   /** Ranges fetched completely, with when: [startTime, endTime, fetchedAt]. */
   loaded: [number, number, number][];
   abort: AbortController | null;
-  /** A prefetch not yet taken by a load: its range, its load, and when that ended (null: running). */
-  prefetched: { sig: string; run: Running; endedAt: number | null } | null;
 }
 
-/** A load under way: who hears its progress, and its last report (for a load that joins it). */
+/** A load under way: who hears its progress, and its last report. */
 interface Running {
   promise: Promise<LoadResult>;
   abort: AbortController;
   listeners: ((p: LoadProgress) => void)[];
   last: LoadProgress | null;
 }
-
-const sigOf = (req: LoadRequest) => `${req.startTime}/${req.endTime}`;
 
 const keyOf = (t: SeriesTarget) => `${t.orgId}/${t.sensorId}`;
 /** A progress report: a Comlink proxy answers with a promise, and a failed report must not fail the load. */
@@ -101,7 +95,7 @@ export class DataWorker implements DataWorkerApi {
     const key = keyOf(target);
     let e = this.entries.get(key);
     if (!e && create) {
-      e = { store: this.deps.core.newStore(), lastUsed: 0, loaded: [], abort: null, prefetched: null };
+      e = { store: this.deps.core.newStore(), lastUsed: 0, loaded: [], abort: null };
       this.entries.set(key, e);
     }
     if (e) e.lastUsed = ++this.tick;
@@ -122,53 +116,13 @@ export class DataWorker implements DataWorkerApi {
   }
 
   load(req: LoadRequest, onProgress?: (p: LoadProgress) => void): Promise<LoadResult> {
-    // the chart's load of a range just prefetched takes that prefetch, once (a later load of the
-    // same range, a mode switch say, fetches what is not settled as any load does)
-    const e = this.entries.get(keyOf(req));
-    const pre = e?.prefetched;
-    if (e && pre && !req.refresh && pre.sig === sigOf(req) && (pre.endedAt === null || this.now() - pre.endedAt <= PREFETCH_FRESH_MS)) {
-      e.prefetched = null;
-      this.inView = keyOf(req);
-      e.lastUsed = ++this.tick;
-      // it replaces the load before it, as a load of its own would
-      if (e.abort && e.abort !== pre.run.abort) e.abort.abort();
-      if (pre.endedAt === null) e.abort = pre.run.abort;
-      if (onProgress) {
-        pre.run.listeners.push(onProgress);
-        if (pre.endedAt === null && pre.run.last) tell(onProgress, pre.run.last);
-      }
-      return pre.endedAt === null ? pre.run.promise : pre.run.promise.then(() => this.summary(this.entries.get(keyOf(req)) ?? null, req.startTime, req.endTime));
-    }
-    return this.start(req, onProgress).promise;
-  }
-
-  prefetch(req: LoadRequest): void {
-    if (!finite(req.startTime) || !finite(req.endTime) || req.endTime < req.startTime || !this.token || !this.apiBase) return;
-    const run = this.start({ ...req, refresh: false }, undefined, true);
-    // nobody may be waiting: a failure is the joining load's to report, never an unhandled rejection
-    run.promise.catch(() => undefined);
-    const e = this.entries.get(keyOf(req));
-    if (!e) return;
-    const record = { sig: sigOf(req), run, endedAt: null as number | null };
-    e.prefetched = record;
-    run.promise.then(
-      () => void (record.endedAt = this.now()),
-      () => void (e.prefetched === record && (e.prefetched = null)),
-    );
-  }
-
-  private start(req: LoadRequest, onProgress?: (p: LoadProgress) => void, prefetch = false): Running {
     const run: Running = { promise: Promise.resolve(null as unknown as LoadResult), abort: new AbortController(), listeners: onProgress ? [onProgress] : [], last: null };
-    run.promise = this.run(req, run, prefetch);
-    return run;
+    run.promise = this.run(req, run);
+    return run.promise;
   }
 
-  /**
-   * One load. A load replaces (aborts) the sensor's load before it and any prefetch not taken; a
-   * prefetch replaces only an earlier prefetch, and leaves the chart's load running until the
-   * chart's next load takes it (else that load would fail for a moment, and show it).
-   */
-  private async run(req: LoadRequest, run: Running, prefetch: boolean): Promise<LoadResult> {
+  /** One load. A load replaces (aborts) the sensor's load before it. */
+  private async run(req: LoadRequest, run: Running): Promise<LoadResult> {
     if (!finite(req.startTime) || !finite(req.endTime)) throw new Error('startTime and endTime must be epoch milliseconds.');
     const chunks = req.endTime >= req.startTime ? planChunks(req.startTime, req.endTime) : [];
     if (chunks.length === 0) {
@@ -180,14 +134,8 @@ export class DataWorker implements DataWorkerApi {
     this.inView = key;
     const e = this.entry(req, true)!;
     const abort = run.abort;
-    if (e.prefetched && e.prefetched.run !== run) {
-      e.prefetched.run.abort.abort();
-      e.prefetched = null;
-    }
-    if (!prefetch) {
-      e.abort?.abort();
-      e.abort = abort;
-    }
+    e.abort?.abort();
+    e.abort = abort;
     const fetchedAt = this.now();
     const todo = req.refresh ? chunks : chunks.filter((c) => !this.isSettled(e, c.startTime, c.endTime));
     const progress = { chunksDone: chunks.length - todo.length, chunksTotal: chunks.length, points: 0 };

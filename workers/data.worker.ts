@@ -18,9 +18,6 @@ const api: DataWorkerApi = {
   async load(req: LoadRequest, onProgress?: (p: LoadProgress) => void) {
     return (await ready).load(req, onProgress);
   },
-  async prefetch(req: LoadRequest) {
-    (await ready).prefetch(req);
-  },
   async append(target: SeriesTarget, points: { time: number; rawDistance: number }[]) {
     (await ready).append(target, points);
   },

@@ -13,7 +13,6 @@ import { ChartToolbar } from './chart-toolbar';
 import { ChartBody, ChartProgress } from './chart-body';
 import { ExportModal } from './export-modal';
 import { viewerTimeZone } from './chart-reading';
-import type { TimeRange } from '../../domain/date-presets';
 
 export interface ChartPaneProps {
   sensor: Sensor;
@@ -80,15 +79,6 @@ function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
   const offset = c.clockOffset;
   const now = useCallback(() => Date.now() + offset, [offset]);
   const openExport = useCallback(() => setExportOpen(true), []);
-  // the data worker starts on a picked range in the click's own task; the chart's load of that
-  // range, posted right after it in the same task since the picker tells the chart at once, takes
-  // it over (workers/data-worker.ts prefetch), so for picked days this start no longer gains time
-  const prefetch = useCallback(
-    (r: TimeRange) => {
-      if (actor.getSnapshot().matches({ data: 'normal' })) chartWorker().prefetch({ orgId: org.id, sensorId: sensor.id, startTime: r.start, endTime: r.end });
-    },
-    [actor, org.id, sensor.id],
-  );
   // the export's window (its text is worked out by the dialog only while it is open)
   const exportRange = useMemo(() => (c.viewMode === 'live' ? { start: c.liveEnd - 3_600_000, end: c.liveEnd } : c.range), [c.viewMode, c.liveEnd, c.range]);
   const closeExport = useCallback(() => setExportOpen(false), []);
@@ -118,7 +108,6 @@ function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
           busy={status === 'loading' || status === 'drawing'}
           send={actor.send}
           onExportClick={openExport}
-          prefetch={prefetch}
         />
         <ChartBody
           height={height}

@@ -24,8 +24,6 @@ export interface ChartToolbarProps {
   busy: boolean;
   send(e: ChartEvent): void;
   onExportClick(): void;
-  /** A range the user has just picked, before the chart is told (the data worker starts fetching it). */
-  prefetch?(range: TimeRange): void;
 }
 
 /** Chart controls (monitoring-client 2.6): range, Normal or Live, data, Y-axis zoom, Export, Refresh. */
@@ -48,7 +46,6 @@ export const ChartToolbar = memo(function ChartToolbar(p: ChartToolbarProps) {
           disabled={p.viewMode === 'live'}
           onPreset={onPreset}
           onRange={onRange}
-          onRangeSoon={p.prefetch}
         />
         <Group gap="xs" wrap="nowrap">
           <ZoomButtons zoomed={p.zoomed} yZoom={p.yZoom} send={send} />

@@ -36,8 +36,6 @@ export interface DateRangePickerProps {
   disabled?: boolean;
   onPreset(preset: (typeof PICKABLE)[number]): void;
   onRange(range: TimeRange): void;
-  /** Told at once, in the click's own task, of a range about to be sent to onRange (to start fetching it). */
-  onRangeSoon?(range: TimeRange): void;
 }
 
 /** "15 Mar 2026" or "12 – 15 Mar 2026", in the organisation's zone. */
@@ -103,7 +101,7 @@ export const DateRangePicker = memo(function DateRangePicker(props: DateRangePic
  * The open picker's contents. Mounted on each opening, so the half-picked range and the presets
  * list's focus start afresh every time (at the chosen preset).
  */
-function PickerPanel({ preset, range, timeZone, now, onPreset, onRange, onRangeSoon, close }: DateRangePickerProps & { close(): void }) {
+function PickerPanel({ preset, range, timeZone, now, onPreset, onRange, close }: DateRangePickerProps & { close(): void }) {
   const [picking, setPicking] = useState<[string | null, string | null] | null>(null);
   const today = dayOf(now(), timeZone);
   const value: [string | null, string | null] = picking ?? [dayOf(range.start, timeZone), dayOf(range.end, timeZone)];
@@ -131,10 +129,7 @@ function PickerPanel({ preset, range, timeZone, now, onPreset, onRange, onRangeS
     if (v[0] && v[1]) {
       const r = pickedDaysRange(v[0], v[1], now(), timeZone);
       close(); // state only: React renders the closing after this handler, with the chart's new range
-      if (r) {
-        onRangeSoon?.(r);
-        onRange(r);
-      }
+      if (r) onRange(r);
     } else setPicking(v);
   };
 
