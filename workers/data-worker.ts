@@ -33,14 +33,6 @@ interface Entry {
   abort: AbortController | null;
 }
 
-/** A load under way: who hears its progress, and its last report. */
-interface Running {
-  promise: Promise<LoadResult>;
-  abort: AbortController;
-  listeners: ((p: LoadProgress) => void)[];
-  last: LoadProgress | null;
-}
-
 const keyOf = (t: SeriesTarget) => `${t.orgId}/${t.sensorId}`;
 /** A progress report: a Comlink proxy answers with a promise, and a failed report must not fail the load. */
 function tell(listener: (p: LoadProgress) => void, p: LoadProgress) {
@@ -115,14 +107,8 @@ export class DataWorker implements DataWorkerApi {
     return e.loaded.some(([s, t, at]) => s <= startTime && endTime <= t && endTime < at - SETTLED_MS);
   }
 
-  load(req: LoadRequest, onProgress?: (p: LoadProgress) => void): Promise<LoadResult> {
-    const run: Running = { promise: Promise.resolve(null as unknown as LoadResult), abort: new AbortController(), listeners: onProgress ? [onProgress] : [], last: null };
-    run.promise = this.run(req, run);
-    return run.promise;
-  }
-
   /** One load. A load replaces (aborts) the sensor's load before it. */
-  private async run(req: LoadRequest, run: Running): Promise<LoadResult> {
+  async load(req: LoadRequest, onProgress?: (p: LoadProgress) => void): Promise<LoadResult> {
     if (!finite(req.startTime) || !finite(req.endTime)) throw new Error('startTime and endTime must be epoch milliseconds.');
     const chunks = req.endTime >= req.startTime ? planChunks(req.startTime, req.endTime) : [];
     if (chunks.length === 0) {
@@ -133,7 +119,7 @@ export class DataWorker implements DataWorkerApi {
     const key = keyOf(req);
     this.inView = key;
     const e = this.entry(req, true)!;
-    const abort = run.abort;
+    const abort = new AbortController();
     e.abort?.abort();
     e.abort = abort;
     const fetchedAt = this.now();
@@ -148,8 +134,7 @@ export class DataWorker implements DataWorkerApi {
       if (!always && (t - reportedAt < PROGRESS_MS || progress.chunksDone === progress.chunksTotal)) return;
       reportedAt = t;
       progress.points = this.entries.has(key) ? this.deps.core.length(e.store) : 0;
-      run.last = { ...progress };
-      for (const listener of run.listeners) tell(listener, run.last);
+      if (onProgress) tell(onProgress, progress);
     };
     // a range already held fetches nothing: no report, so the main thread renders no progress for it
     if (todo.length) report(true);
