@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { generate, parser, type Packet } from 'mqtt-packet';
 import { WebSocket, createWebSocketStream } from 'ws';
 import type { Logger } from '../log';
+import { oneWriteThisTurn, writeNow } from '../one-write';
 
 /** What became of a delivered message: 'ack' (stored, or refused for good), or 'retry' (not acknowledged: the broker delivers it again). */
 export type Outcome = 'ack' | 'retry';
@@ -59,18 +60,10 @@ export function openIngestConnection(o: IngestConnectionOptions) {
   // SUBSCRIBE and UNSUBSCRIBE identifiers (PUBACKs reuse the broker's), 1 to 65,535
   const packetId = () => (nextId = (nextId % 0xffff) + 1);
   // what is written in one turn (a batch's acks and PUBACKs) goes out in one write when the turn ends
-  let corked: Duplex | null = null;
   const send = (packet: Packet) => {
     const s = socket;
     if (!s || !connected || s.destroyed) return;
-    if (corked !== s) {
-      corked = s;
-      s.cork();
-      process.nextTick(() => {
-        corked = null;
-        s.uncork();
-      });
-    }
+    oneWriteThisTurn(s);
     s.write(generate(packet, v5));
   };
 
@@ -83,10 +76,7 @@ export function openIngestConnection(o: IngestConnectionOptions) {
     const drop = (why: string, err?: unknown) => {
       if (socket === s) o.log.warn({ err, clientId: o.clientId }, `external ingest connection dropped: ${why}`);
       // what this turn wrote before the drop (PUBACKs of stored uplinks, a device's error) still goes out
-      if (corked === s) {
-        corked = null;
-        s.uncork();
-      }
+      writeNow(s);
       s.destroy();
     };
     const flush = () => {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Db, Queryable } from './db';
 import { handled, together } from './together';
 import { preparedName } from './prepared';
+import { oneWriteThisTurn } from '../one-write';
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8
 pg.types.setTypeParser(1700, (v) => Number(v)); // numeric
@@ -27,30 +28,20 @@ export async function openPostgres(url: string): Promise<Db> {
       // the statements issued in one turn (the BEGIN with the first ones, the last with the COMMIT)
       // leave in one write: node-postgres writes each statement on its own otherwise
       const stream = (client as unknown as { connection: { stream: Writable } }).connection.stream;
-      let corked = false;
-      const oneWrite = () => {
-        if (corked) return;
-        corked = true;
-        stream.cork();
-        process.nextTick(() => {
-          corked = false;
-          stream.uncork();
-        });
-      };
       const run = async (sql: string, params?: unknown[]) => {
-        oneWrite();
+        oneWriteThisTurn(stream);
         const name = preparedName(sql);
         return (await (name ? client.query({ name, text: sql, values: params as unknown[] }) : client.query(sql, params as unknown[]))).rows;
       };
       const lasts: Promise<unknown>[] = [];
       try {
         // not awaited: it goes out with fn's first statement (pipeline mode), and is checked before the COMMIT
-        oneWrite();
+        oneWriteThisTurn(stream);
         const begin = handled(client.query('BEGIN'));
         const result = await fn({ query: run, last: (sql, params) => void lasts.push(handled(run(sql, params))) });
         await begin;
         // the last statement and the COMMIT in one round trip; if it failed, PostgreSQL answers this COMMIT with a rollback
-        oneWrite();
+        oneWriteThisTurn(stream);
         await together(...lasts, client.query('COMMIT'));
         return result;
       } catch (err) {
