@@ -48,7 +48,15 @@ const SENSOR_COLUMNS = 'id, serial, org_id, name, sensor_type, device_key_hash, 
  */
 const PARTITION_SQL = prepared(`SELECT pg_advisory_xact_lock_shared(${PARTITION_LOCK})`);
 
-const LOCK_SQL = prepared(`SELECT ${SENSOR_COLUMNS} FROM sensors WHERE serial = ANY($1::text[]) ORDER BY id FOR UPDATE`);
+/**
+ * The batch's sensors, locked in id order: FOR NO KEY UPDATE, as the batch rewrites their data and
+ * never their key. That serialises every read-modify-write of a sensor's row (other batches, the
+ * offline and task-timeout jobs and the gateway take FOR UPDATE or update the row) and leaves the
+ * FOR KEY SHARE of a foreign-key check free: a row that refers to the sensor (a downlink task, a
+ * notification) is written meanwhile without waiting, and so cannot deadlock with the batch, in
+ * whatever order it refers to several sensors.
+ */
+const LOCK_SQL = prepared(`SELECT ${SENSOR_COLUMNS} FROM sensors WHERE serial = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE`);
 
 /**
  * Everything the batch reads once its sensors are locked, and its measurements, in one statement
