@@ -136,21 +136,20 @@ describe.each(testDrivers)('group commit of uplinks on %s (issue 10: one transac
     expect((await db.query<{ opts: string[] }>("SELECT reloptions AS opts FROM pg_class WHERE relname = 'sensors'"))[0].opts).toContain('fillfactor=50');
   });
 
-  // The batch locks its sensors' rows FOR NO KEY UPDATE: it rewrites their data, never their key,
-  // so a row that refers to one of them (a downlink task, a notification: a foreign-key check takes
-  // FOR KEY SHARE) is written meanwhile without waiting for the batch's commit. With FOR UPDATE it
-  // waited, and a writer that refers to several sensors in another order than the batch's id order
-  // deadlocked with it (the ingest benchmark's queue of downlink tasks did, 29 November).
+  // LOCK_SQL's FOR NO KEY UPDATE (batch-write.ts): with FOR UPDATE this insert waited for the
+  // batch, and the ingest benchmark's queue of such inserts deadlocked with one (29 November)
   it.runIf(driver === 'postgres')('lets rows that refer to its sensors be written while it holds them', async () => {
     const [s, t] = [await sensor(), await sensor()];
     const insertTasks = () =>
       db.query(`INSERT INTO downlink_tasks (id, sensor_id, type, params, created_at) SELECT gen_random_uuid(), x, 'SensorConfig', '{}', $2 FROM unnest($1::uuid[]) x`, [[t.id, s.id], T0]);
     let whileHeld: string | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     await db.tx(async (q) => {
       await writeBatch(q, [level(s, T0, 1000), level(t, T0, 1000)]);
       // another connection, the batch's transaction still open
-      whileHeld = await Promise.race([insertTasks().then(() => 'written'), new Promise<string>((r) => setTimeout(() => r('waiting'), 3000))]);
+      whileHeld = await Promise.race([insertTasks().then(() => 'written'), new Promise<string>((r) => (timer = setTimeout(() => r('waiting'), 3000)))]);
     });
+    clearTimeout(timer);
     expect(whileHeld).toBe('written');
     expect(await db.query('SELECT count(*)::int AS n FROM downlink_tasks WHERE sensor_id = ANY($1::uuid[])', [[s.id, t.id]])).toEqual([{ n: 2 }]);
   });
