@@ -23,7 +23,7 @@ const FIVE_SERIAL = '5EA50001';
 const ZONE = 'Pacific/Auckland';
 const RUNS = Math.max(Number(process.env.BENCH_YEAR_RUNS ?? 15), 3); // each run is a fresh page (an empty worker store)
 const FIVE_RUNS = Math.max(Number(process.env.BENCH_FIVE_RUNS ?? 3), 0); // 0 skips the five years
-const TRACE = process.env.BENCH_TRACE; // BENCH_TRACE_ALL=1 with BENCH_TRACE=1 also lists every task around each click; '1': Chromium's trace of the long tasks; 'profile': V8's profile of the main thread (stderr); 'server': the server process's CPU profile of each year load (files named on stderr)
+const TRACE = process.env.BENCH_TRACE; // BENCH_TRACE_ALL=1 with BENCH_TRACE=1 also lists every task around each click; '1': Chromium's trace of the long tasks; 'profile': V8's profile of the main thread (stderr); 'server': the server process's CPU profile of each year load (files named on stderr); 'click': V8's profile of the five-year pages' last click only (until a timer of the page's runs)
 /** Quiet time (ms) before each side is measured: nothing of the step before still running. */
 const QUIET_MS = 500;
 const MB = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
@@ -248,8 +248,22 @@ export async function run(): Promise<BenchRow[]> {
       // then the five-year long-task row is not measured (and fails), the rest is still reported
       const { page, observed } = await openSensor(browser, server.url, FIVE_SERIAL, false);
       if (!observed) fiveUnobserved++;
-      const t0 = await pickRange(page, fiveFirst, today, today);
-      const r = await drawnSince(page, t0, fiveFirst.toMillis());
+      let r: Awaited<ReturnType<typeof drawnSince>> = { ms: NaN, points: 0, long: [] };
+      const pickFive = async (beforeLastClick?: () => Promise<void>) => {
+        const t0 = await pickRange(page, fiveFirst, today, today, beforeLastClick);
+        r = await drawnSince(page, t0, fiveFirst.toMillis());
+      };
+      if (TRACE === 'click') {
+        // V8's profile of the click that completes the choice and what follows it until a timer of the page's runs
+        let t0 = 0;
+        await profileMainThread(page, `five years click ${i + 1}`, async (start) => {
+          t0 = await pickRange(page, fiveFirst, today, today, start);
+          await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
+        });
+        r = await drawnSince(page, t0, fiveFirst.toMillis());
+      } else if (TRACE === 'profile') await profileMainThread(page, `five years run ${i + 1}`, pickFive);
+      else if (TRACE && TRACE !== 'server') await traceLongTasks(page, `five years run ${i + 1}`, pickFive);
+      else await pickFive();
       fiveTimes.push(r.ms);
       fiveLong.push(...r.long);
       fiveStats = await workerStats(page);
