@@ -20,6 +20,22 @@ export interface BenchFile {
 export const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 
 /** BENCH_SERVER_NODE_ARGS: extra Node flags for a benchmark's server process (say --trace-gc). */
+/**
+ * vite's build() of a page's bundle for a benchmark. Vite sets `process.env.NODE_ENV` to
+ * 'production' for the rest of the process when it builds; the groups after it in `npm run bench`
+ * fork their servers with this process's environment, and a server in production mode seeds no
+ * demo world (benchmark 6 found no sensor after chart-draw had built). The variable is put back.
+ */
+export async function viteBuild(config: import('vite').InlineConfig): ReturnType<typeof import('vite').build> {
+  const before = process.env.NODE_ENV;
+  try {
+    return await (await import('vite')).build(config);
+  } finally {
+    if (before === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = before;
+  }
+}
+
 export const serverNodeArgs = (): string[] => process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 

@@ -8,10 +8,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type uPlot from 'uplot';
-import { build, type Rollup } from 'vite';
+import type { Rollup } from 'vite';
 import { launchBrowser } from '../tests/e2e/browser';
 import { loadCore } from '../wasm-core/core';
-import { makeSeries, median, RUNS, type BenchRow } from './bench-kit';
+import { makeSeries, median, RUNS, viteBuild, type BenchRow } from './bench-kit';
 
 const N = 525_600;
 const WIDTH = 1000; // CSS px of the chart, as on a desktop dashboard
@@ -34,7 +34,7 @@ async function pageBundle(): Promise<string> {
       return new uPlot({ ...o, cursor: { show: false } }, [new Float64Array(0), new Float64Array(0)], el);
     };
   `;
-  const out = (await build({
+  const out = (await viteBuild({
     root,
     configFile: false,
     logLevel: 'silent',

@@ -108,6 +108,7 @@ export async function run(): Promise<BenchRow[]> {
     const query = <T>(sql: string, params?: unknown[]) => server.ask<T[]>({ op: 'query', sql, params });
     const endpointQueries = (sensorId: string, start: number, end: number) => server.ask<{ ms: number; rows: number }>({ op: 'floor', sensorId, start, end });
     const sensor = (await query<{ id: string }>('SELECT id FROM sensors WHERE serial = $1', [SERIAL]))[0];
+    if (!sensor) throw new Error(`the server seeded no demo world (no sensor ${SERIAL}): it runs in production mode when NODE_ENV=production or DATABASE_URL is set`);
     const today = DateTime.now().setZone(ZONE);
     const firstDay = today.minus({ days: 365 }).startOf('day');
     const start = firstDay.toMillis();

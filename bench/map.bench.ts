@@ -10,10 +10,10 @@
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { build, type Rollup } from 'vite';
+import type { Rollup } from 'vite';
 import { mapRoutes } from '../server/http/map.routes';
 import type { AppContext } from '../server/context';
-import { median, type BenchRow } from './bench-kit';
+import { median, viteBuild, type BenchRow } from './bench-kit';
 
 const N = 10_000;
 const ORIGIN = 'http://bench.local';
@@ -26,7 +26,7 @@ async function bundle(): Promise<Map<string, { body: string | Uint8Array; type: 
     import { STATUS_RGBA } from '/src/shared/sensor-layers.ts';
     window.bench = { createFleetMap, createBaseMap, DECK_LAYER_GROUP, maplibregl, STATUS_RGBA };
   `;
-  const out = (await build({
+  const out = (await viteBuild({
     root,
     configFile: false,
     logLevel: 'silent',
