@@ -19,7 +19,6 @@ export interface BenchFile {
 
 export const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 
-/** BENCH_SERVER_NODE_ARGS: extra Node flags for a benchmark's server process (say --trace-gc). */
 /**
  * vite's build() of a page's bundle for a benchmark. Vite sets `process.env.NODE_ENV` to
  * 'production' for the rest of the process when it builds; the groups after it in `npm run bench`
@@ -36,6 +35,7 @@ export async function viteBuild(config: import('vite').InlineConfig): ReturnType
   }
 }
 
+/** BENCH_SERVER_NODE_ARGS: extra Node flags for a benchmark's server process (say --trace-gc). */
 export const serverNodeArgs = (): string[] => process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 

@@ -166,7 +166,7 @@ export async function run(): Promise<BenchRow[]> {
         await server.ask({ op: 'profileStart' });
         await pickYear();
         process.stderr.write(`  ${await server.ask<string>({ op: 'profileStop', file: join(tmpdir(), `tw-bench6-server-${i + 1}.cpuprofile`) })}\n`);
-      } else if (TRACE) await traceLongTasks(page, `year run ${i + 1}`, pickYear);
+      } else if (TRACE && TRACE !== 'click') await traceLongTasks(page, `year run ${i + 1}`, pickYear);
       else await pickYear();
       chartTimes.push(year.ms);
       longTasks.push(...year.long);
@@ -179,7 +179,7 @@ export async function run(): Promise<BenchRow[]> {
         held = await drawnSince(page, t1, heldFirst.toMillis());
       };
       if (TRACE === 'profile') await profileMainThread(page, `held run ${i + 1}`, pickHeld);
-      else if (TRACE) await traceLongTasks(page, `held run ${i + 1}`, pickHeld, 10);
+      else if (TRACE && TRACE !== 'click') await traceLongTasks(page, `held run ${i + 1}`, pickHeld, 10);
       else await pickHeld();
       heldFetches += fetches();
       heldTimes.push(held.ms);
@@ -249,19 +249,21 @@ export async function run(): Promise<BenchRow[]> {
       // then the five-year long-task row is not measured (and fails), the rest is still reported
       const { page, observed } = await openSensor(browser, server.url, FIVE_SERIAL, false);
       if (!observed) fiveUnobserved++;
+      let t0 = 0;
+      const pick = async (beforeLastClick?: () => Promise<void>) => void (t0 = await pickRange(page, fiveFirst, today, today, beforeLastClick));
+      const drawn = () => drawnSince(page, t0, fiveFirst.toMillis());
       let r: Awaited<ReturnType<typeof drawnSince>> = { ms: NaN, points: 0, long: [] };
       const pickFive = async (beforeLastClick?: () => Promise<void>) => {
-        const t0 = await pickRange(page, fiveFirst, today, today, beforeLastClick);
-        r = await drawnSince(page, t0, fiveFirst.toMillis());
+        await pick(beforeLastClick);
+        r = await drawn();
       };
       if (TRACE === 'click') {
         // V8's profile of the click that completes the choice and what follows it until a timer of the page's runs
-        let t0 = 0;
         await profileMainThread(page, `five years click ${i + 1}`, async (start) => {
-          t0 = await pickRange(page, fiveFirst, today, today, start);
+          await pick(start);
           await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
         });
-        r = await drawnSince(page, t0, fiveFirst.toMillis());
+        r = await drawn();
       } else if (TRACE === 'profile') await profileMainThread(page, `five years run ${i + 1}`, pickFive);
       else if (TRACE && TRACE !== 'server') await traceLongTasks(page, `five years run ${i + 1}`, pickFive);
       else await pickFive();
