@@ -4,12 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import pg from 'pg';
 import mqtt from 'mqtt';
 import { testDrivers } from './harness';
 import { markServiceUsed, serviceUrl } from './services';
+import { emptyPostgres } from './cluster-helpers';
 import { INGEST_CONNECTIONS } from '../../server/broker/external-ingest';
 import { openDb, type Db } from '../../server/db/db';
 import { migrate } from '../../server/db/migrate';
@@ -29,34 +28,21 @@ async function prepareStore(driver: 'pglite' | 'postgres') {
     const dir = mkdtempSync(join(tmpdir(), 'live-crash-'));
     return { env: { DATA_DIR: dir }, open: () => openDb({ dataDir: dir }), drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
-  const admin = process.env.TEST_DATABASE_URL!;
-  markServiceUsed('postgres');
-  const name = `tw_crash_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const a = new pg.Client({ connectionString: admin });
-  await a.connect();
-  await a.query(`CREATE DATABASE ${name}`);
-  await a.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
+  const pgdb = await emptyPostgres();
   return {
-    env: { DATABASE_URL: url.toString(), DATA_DIR: mkdtempSync(join(tmpdir(), 'live-crash-')) },
-    open: () => openDb({ databaseUrl: url.toString() }),
-    drop: async () => {
-      const b = new pg.Client({ connectionString: admin });
-      await b.connect();
-      await b.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await b.end();
-    },
+    env: { DATABASE_URL: pgdb.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'live-crash-')) },
+    open: () => openDb({ databaseUrl: pgdb.url }),
+    drop: pgdb.drop,
   };
 }
 
-/** The real server in a child process (server/main.ts), up and answering /api/health. */
 /** Every server this file starts, killed when the file ends even if a test timed out mid-way (no orphan stays on the broker). */
 const children = new Set<ChildProcess>();
 afterAll(() => {
   for (const c of children) if (c.exitCode === null && !c.signalCode) c.kill('SIGKILL');
 });
 
+/** The real server in a child process (server/main.ts), up and answering /api/health. */
 async function startChild(env: Record<string, string | undefined>, port: number) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: process.cwd(),
