@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { markServiceUsed } from './services';
 
-/** A throw-away, empty PostgreSQL database (nothing opened on it): several pools may then race on it. */
+/** A throw-away, empty PostgreSQL database (nothing opened on it): a test opens it, or several pools race on it. */
 export async function emptyPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
   const admin = process.env.TEST_DATABASE_URL!;
   markServiceUsed('postgres');

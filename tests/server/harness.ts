@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { loadConfig, type Config } from '../../server/config';
 import { openDb, type Db } from '../../server/db/db';
 import { startServer, type RunningServer } from '../../server/start';
 import { issueTokens } from '../../server/identity/tokens';
-import { markServiceUsed, serviceUrl } from './services';
+import { serviceUrl } from './services';
+import { emptyPostgres } from './cluster-helpers';
 
 /** Drivers every server test runs on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set (loudly skipped otherwise). */
 export const testDrivers: ('pglite' | 'postgres')[] = serviceUrl('postgres') ? ['pglite', 'postgres'] : ['pglite'];
@@ -15,24 +15,13 @@ export async function freshDb(driver: 'pglite' | 'postgres'): Promise<{ db: Db; 
     const db = await openDb({ dataDir: 'memory://' });
     return { db, drop: () => db.close() };
   }
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  markServiceUsed('postgres');
-  const name = `tw_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = await openDb({ databaseUrl: url.toString() });
+  const pgdb = await emptyPostgres();
+  const db = await openDb({ databaseUrl: pgdb.url });
   return {
     db,
     async drop() {
       await db.close();
-      const a = new pg.Client({ connectionString: adminUrl });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
+      await pgdb.drop();
     },
   };
 }
