@@ -14,6 +14,7 @@ import { hashDeviceKey } from '../server/ingest/uplink';
 import { issueTokens } from '../server/identity/tokens';
 import { loadSigningKey } from '../server/identity/keys';
 import { serverNodeArgs } from './bench-kit';
+import { scratchPostgres } from '../tests/server/scratch-postgres';
 
 export const PUBLIC_URL = 'http://bench.local';
 /** The server's connections carry this name, so its own PostgreSQL backends can be told apart. */
@@ -69,7 +70,6 @@ export interface World {
   sensors: { id: string; serial: string; key: string }[];
   /** PostgreSQL: a connection to the bench database (for downlink tasks and checks). */
   pg?: pg.Client;
-  dbName?: string;
   /** Opens the database once the server has stopped (PGlite's directory is the server's while it runs). */
   open(): ReturnType<typeof openDb>;
   drop(): Promise<void>;
@@ -79,16 +79,11 @@ export interface World {
 export async function prepareWorld(driver: 'postgres' | 'pglite', count: number, adminUrl?: string): Promise<World> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-ingest-'));
   let env: Record<string, string> = { DATA_DIR: dir };
-  let dbName: string | undefined;
+  let scratch: Awaited<ReturnType<typeof scratchPostgres>> | undefined;
   let url: URL | undefined;
   if (driver === 'postgres') {
-    dbName = `tw_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-    const a = new pg.Client({ connectionString: adminUrl });
-    await a.connect();
-    await a.query(`CREATE DATABASE ${dbName}`);
-    await a.end();
-    url = new URL(adminUrl!);
-    url.pathname = `/${dbName}`;
+    scratch = await scratchPostgres(adminUrl!, 'tw_bench');
+    url = new URL(scratch.url);
     const serverUrl = new URL(url);
     serverUrl.searchParams.set('application_name', APP_NAME);
     // BENCH_INGEST_TRACE: the server's backends time their WAL writes and fsyncs (pg_stat_wal);
@@ -143,16 +138,10 @@ export async function prepareWorld(driver: 'postgres' | 'pglite', count: number,
     orgId,
     sensors,
     pg: client,
-    dbName,
     open,
     async drop() {
       await client?.end();
-      if (dbName) {
-        const b = new pg.Client({ connectionString: adminUrl });
-        await b.connect();
-        await b.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-        await b.end();
-      }
+      await scratch?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

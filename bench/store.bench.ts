@@ -22,7 +22,6 @@
 // the hourly product rate, 87.6M rows for 10,000 sensors, about 6x the time and disk).
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
-import pg from 'pg';
 import { median, type BenchRow } from './bench-kit';
 import { openDb, type Db } from '../server/db/db';
 import { migrate } from '../server/db/migrate';
@@ -30,6 +29,7 @@ import { ensureMonths, partitionPass } from '../server/db/measurement-partitions
 import { bulkLoad } from '../server/seed/history';
 import { columnsBody, readMeasurements } from '../server/gateway/measurements.routes';
 import { measurementQuerySchema } from '../src/contract/measurement.schema';
+import { scratchPostgres } from '../tests/server/scratch-postgres';
 
 const BIG = Number(process.env.BENCH_STORE_SENSORS ?? 10_000);
 const SMALL = 10;
@@ -46,7 +46,7 @@ interface Store {
   sensors: number;
   db: Db;
   target: string;
-  name: string;
+  drop(): Promise<void>;
   /** Every sensor's id. */
   ids: string[];
   rows: number;
@@ -57,14 +57,8 @@ interface Store {
 const log = (s: string) => process.stderr.write(`store.bench: ${s}\n`);
 
 async function createStore(adminUrl: string, partitioned: boolean, sensors: number): Promise<Store> {
-  const name = `tw_bench_store_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
-  const a = new pg.Client({ connectionString: adminUrl });
-  await a.connect();
-  await a.query(`CREATE DATABASE ${name}`);
-  await a.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = await openDb({ databaseUrl: url.toString() });
+  const scratch = await scratchPostgres(adminUrl, 'tw_bench_store');
+  const db = await openDb({ databaseUrl: scratch.url });
   const started = performance.now();
   await migrate(db, partitioned ? {} : { upTo: '013_radar_settings.sql' });
   const orgId = randomUUID();
@@ -109,7 +103,7 @@ async function createStore(adminUrl: string, partitioned: boolean, sensors: numb
   );
   const label = `${partitioned ? 'partitioned' : 'old layout'}, ${sensors.toLocaleString('en')} sensors`;
   log(`${label}: ${size.rows.toLocaleString('en')} rows seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  return { label, partitioned, sensors, db, target: ids[ids.length >> 1].id, name, ids: ids.map((r) => r.id), rows: size.rows, heapBytes: size.heap, indexBytes: size.idx };
+  return { label, partitioned, sensors, db, target: ids[ids.length >> 1].id, drop: scratch.drop, ids: ids.map((r) => r.id), rows: size.rows, heapBytes: size.heap, indexBytes: size.idx };
 }
 
 const query = measurementQuerySchema.parse({ startTime: String(YEAR[0]), endTime: String(YEAR[1] - 1) });
@@ -243,9 +237,6 @@ export async function run(): Promise<BenchRow[]> {
     return rows;
   } finally {
     for (const s of stores) await s.db.close().catch(() => undefined);
-    const a = new pg.Client({ connectionString: adminUrl });
-    await a.connect();
-    for (const s of stores) await a.query(`DROP DATABASE IF EXISTS ${s.name} WITH (FORCE)`);
-    await a.end();
+    for (const s of stores) await s.drop();
   }
 }
