@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { verifiesWebhook } from '../webhook-verify';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startWebhookReceiver, type ReceivedWebhook } from '../webhook-receiver';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, signIn } from './browser';
@@ -19,26 +18,18 @@ const SETTINGS = '/org/riverbend-water/settings';
 describe('integration and webhooks settings in the browser (issue 13)', () => {
   const baseUrl = inject('baseUrl');
   let browser: Browser;
-  let receiver: Server;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let receiverUrl = '';
-  const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+  let received: ReceivedWebhook[] = [];
 
   beforeAll(async () => {
     browser = await launchBrowser();
     mkdirSync(SHOTS, { recursive: true });
-    receiver = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        received.push({ headers: req.headers, body });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/tidewatch`;
+    receiver = await startWebhookReceiver();
+    ({ received, url: receiverUrl } = receiver);
   });
   afterAll(async () => {
-    await new Promise((r) => receiver?.close(r));
+    await receiver?.close();
     await browser?.close();
   });
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifiesWebhook } from '../webhook-verify';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startWebhookReceiver } from '../webhook-receiver';
 import { startTestServer, testDrivers, type TestServer } from './harness';
 import { addMember, makeOrg, makeSensor, makeUser } from './fixtures';
 import { sendUplink } from './live-helpers';
@@ -10,34 +9,12 @@ import { GIVE_UP_AFTER_MS } from '../../server/delivery/backoff';
 
 const T0 = Date.UTC(2026, 3, 1, 8);
 
-/** A real webhook receiver on 127.0.0.1:0 that can be down (503), or up but answering 500 after recording. */
-async function startReceiver() {
-  const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
-  let mode: 'down' | 'up' | 'flaky' = 'up';
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      if (mode === 'down') return res.writeHead(503).end();
-      received.push({ headers: req.headers, body });
-      res.writeHead(mode === 'flaky' ? 500 : 204).end(); // flaky: processed, but the answer says otherwise
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/tidewatch`,
-    received,
-    set: (m: typeof mode) => (mode = m),
-    close: () => new Promise((r) => server.close(r)),
-  };
-}
-
 describe.each(testDrivers)('delivery on %s (organisation-and-routes.md 3, 7.2, 8)', (driver) => {
   let s: TestServer;
   let clock = T0;
   let org: { id: string };
   let owner: { id: string; email: string };
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   const token = async (id: string) => s.tokenFor(id);
 
   beforeAll(async () => {
@@ -46,7 +23,7 @@ describe.each(testDrivers)('delivery on %s (organisation-and-routes.md 3, 7.2, 8
     org = await makeOrg(s.ctx.db);
     owner = await makeUser(s.ctx.db, { email: 'owner@deliv.test' });
     await addMember(s.ctx.db, org.id, owner.id, 3);
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
   });
   afterAll(async () => {
     await receiver?.close();

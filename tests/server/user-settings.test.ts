@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifiesWebhook } from '../webhook-verify';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startWebhookReceiver, type ReceivedWebhook } from '../webhook-receiver';
 import { startTestServer, testDrivers, type TestServer } from './harness';
 import { addMember, makeOrg, makeUser } from './fixtures';
 import { currentUserSchema } from '../../src/contract/user.schema';
@@ -17,8 +16,8 @@ describe.each(testDrivers)('user settings and webhook test calls on %s', (driver
   let other: { id: string };
   const ids: Record<string, string> = {};
   const tokens: Record<string, string> = {};
-  const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
-  let receiver: Server;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let received: ReceivedWebhook[] = [];
   let receiverUrl = '';
 
   const call = (who: string, method: string, path: string, json?: unknown) => s.api(path, { method, token: tokens[who], json });
@@ -34,19 +33,11 @@ describe.each(testDrivers)('user settings and webhook test calls on %s', (driver
       ids[who] = u.id;
       tokens[who] = await s.tokenFor(u.id);
     }
-    receiver = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        received.push({ headers: req.headers, body });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    receiver = await startWebhookReceiver('/hooks');
+    ({ received, url: receiverUrl } = receiver);
   });
   afterAll(async () => {
-    await new Promise((r) => receiver?.close(r));
+    await receiver?.close();
     await s?.close();
   });
 
