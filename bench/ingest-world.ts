@@ -14,7 +14,7 @@ import { hashDeviceKey } from '../server/ingest/uplink';
 import { issueTokens } from '../server/identity/tokens';
 import { loadSigningKey } from '../server/identity/keys';
 import { serverNodeArgs } from './bench-kit';
-import { scratchPostgres } from '../tests/server/scratch-postgres';
+import { scratchPostgres, type ScratchDatabase } from '../tests/server/scratch-postgres';
 
 export const PUBLIC_URL = 'http://bench.local';
 /** The server's connections carry this name, so its own PostgreSQL backends can be told apart. */
@@ -79,7 +79,7 @@ export interface World {
 export async function prepareWorld(driver: 'postgres' | 'pglite', count: number, adminUrl?: string): Promise<World> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-ingest-'));
   let env: Record<string, string> = { DATA_DIR: dir };
-  let scratch: Awaited<ReturnType<typeof scratchPostgres>> | undefined;
+  let scratch: ScratchDatabase | undefined;
   let url: URL | undefined;
   if (driver === 'postgres') {
     scratch = await scratchPostgres(adminUrl!, 'tw_bench');

@@ -7,6 +7,9 @@ export interface ReceivedWebhook {
   body: string;
 }
 
+/** A running receiver: its URL, what it recorded, its mode, and close(). */
+export type WebhookReceiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
+
 /**
  * A real webhook receiver on 127.0.0.1:0 at `path`, recording every request it processes. It can
  * be set down (503, nothing recorded) or flaky (recorded, but answering 500, as a receiver that

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { verifiesWebhook } from '../webhook-verify';
-import { startWebhookReceiver, type ReceivedWebhook } from '../webhook-receiver';
+import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../webhook-receiver';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, signIn } from './browser';
@@ -18,7 +18,7 @@ const SETTINGS = '/org/riverbend-water/settings';
 describe('integration and webhooks settings in the browser (issue 13)', () => {
   const baseUrl = inject('baseUrl');
   let browser: Browser;
-  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let receiver: WebhookReceiver;
   let receiverUrl = '';
   let received: ReceivedWebhook[] = [];
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifiesWebhook } from '../webhook-verify';
-import { startWebhookReceiver } from '../webhook-receiver';
+import { startWebhookReceiver, type WebhookReceiver } from '../webhook-receiver';
 import { startTestServer, testDrivers, type TestServer } from './harness';
 import { addMember, makeOrg, makeSensor, makeUser } from './fixtures';
 import { sendUplink } from './live-helpers';
@@ -14,7 +14,7 @@ describe.each(testDrivers)('delivery on %s (organisation-and-routes.md 3, 7.2, 8
   let clock = T0;
   let org: { id: string };
   let owner: { id: string; email: string };
-  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let receiver: WebhookReceiver;
   const token = async (id: string) => s.tokenFor(id);
 
   beforeAll(async () => {

@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
+/** A throw-away database: where it is, and how to drop it. */
+export interface ScratchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
 /**
  * A new, empty database on the PostgreSQL server of `adminUrl` (nothing opened on it), named
  * `<prefix>_<random>`: its URL and `drop()`, which ends whatever still holds it. For the
  * server suites (through cluster-helpers' emptyPostgres) and the benchmarks; no test framework here.
  */
-export async function scratchPostgres(adminUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function scratchPostgres(adminUrl: string, prefix: string): Promise<ScratchDatabase> {
   const name = `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   const a = new pg.Client({ connectionString: adminUrl });
   await a.connect();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifiesWebhook } from '../webhook-verify';
-import { startWebhookReceiver, type ReceivedWebhook } from '../webhook-receiver';
+import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../webhook-receiver';
 import { startTestServer, testDrivers, type TestServer } from './harness';
 import { addMember, makeOrg, makeUser } from './fixtures';
 import { currentUserSchema } from '../../src/contract/user.schema';
@@ -16,7 +16,7 @@ describe.each(testDrivers)('user settings and webhook test calls on %s', (driver
   let other: { id: string };
   const ids: Record<string, string> = {};
   const tokens: Record<string, string> = {};
-  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let receiver: WebhookReceiver;
   let received: ReceivedWebhook[] = [];
   let receiverUrl = '';
 
