@@ -6,8 +6,9 @@ import { claimSensorRequestSchema, currentUserSchema, signupRequestSchema } from
 import { organisationListSchema, organisationSchema } from '../../src/contract/organisation.schema';
 import { memberDeleteSchema, memberListSchema, memberPatchSchema, memberQuerySchema, organisationUpdateSchema } from '../../src/contract/member.schema';
 import { inviteQuerySchema, inviteRequestSchema, inviteResponseSchema } from '../../src/contract/invitation.schema';
-import { addSensorRequestSchema, addSensorResponseSchema, firmwareListSchema, fuelInstallResponseSchema, geocodeQuerySchema, geocodeResponseSchema, sensorListSchema, sensorUpdateRequestSchema, sensorUpdateResponseSchema, tankPresetListSchema } from '../../src/contract/sensor.schema';
+import { addSensorRequestSchema, addSensorResponseSchema, firmwareListSchema, fuelInstallResponseSchema, geocodeQuerySchema, geocodeResponseSchema, sensorListSchema, sensorResponseSchema, sensorUpdateRequestSchema, sensorUpdateResponseSchema, tankPresetListSchema } from '../../src/contract/sensor.schema';
 import { measurementErrorPageSchema, measurementErrorQuerySchema, measurementPageSchema, measurementQuerySchema } from '../../src/contract/measurement.schema';
+import { sensorListQuerySchema } from '../../src/contract/sensor-summary.schema';
 import { notificationListSchema } from '../../src/contract/notification.schema';
 import { integrationInputSchema, integrationListSchema, integrationQuerySchema, integrationSchema, testNotificationResultSchema, webhookEventSchema } from '../../src/contract/live.schema';
 import { webhookTestResultSchema } from '../../src/contract/webhook-test.schema';
@@ -62,7 +63,8 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /organisations/:orgId/invite': { summary: 'Invite a member, or resend an invitation (resend=true)', tag: 'Members', query: inviteQuerySchema, body: inviteRequestSchema, response: inviteResponseSchema, access: MANAGERS },
   'GET /invitations': { summary: 'Invitations waiting for the signed-in user', tag: 'Members', response: pendingInvitationListSchema },
   'POST /invitations/:inviteId/:answer': { summary: 'Accept or decline an invitation', tag: 'Members', response: invitationAnswerResponseSchema },
-  'GET /organisations/:orgId/sensors': { summary: 'The organisation’s sensors', tag: 'Sensors', response: sensorListSchema, access: MEMBERS },
+  'GET /organisations/:orgId/sensors': { summary: 'The organisation’s sensors (view=summary: the compact rows the web client lists and maps)', tag: 'Sensors', query: sensorListQuerySchema, response: sensorListSchema, access: MEMBERS },
+  'GET /organisations/:orgId/sensors/:sensorId': { summary: 'One sensor’s full record', tag: 'Sensors', response: sensorResponseSchema, access: MEMBERS },
   'POST /organisations/:orgId/add-sensor': { summary: 'Claim a sensor into the organisation', tag: 'Sensors', body: addSensorRequestSchema, response: addSensorResponseSchema, access: MANAGERS },
   'PUT /organisations/:orgId/sensors/:sensorId': { summary: 'Save a sensor’s settings', tag: 'Sensors', body: sensorUpdateRequestSchema, response: sensorUpdateResponseSchema, access: MANAGERS },
   'GET /organisations/:orgId/tank-presets': { summary: 'Tank presets', tag: 'Sensors', response: tankPresetListSchema },

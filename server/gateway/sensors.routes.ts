@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
 import type { AppContext } from '../context';
 import { MANAGERS, requireMember, type GatewayEnv } from '../http/auth';
-import { badRequest } from '../http/errors';
+import { badRequest, notFound } from '../http/errors';
+import { serverTimer } from '../http/server-timing';
 import { addSensorRequestSchema, type Sensor } from '../../src/contract/sensor.schema';
+import { SENSOR_LIST_VIEWS, SUMMARY_FIELDS, sensorListQuerySchema } from '../../src/contract/sensor-summary.schema';
 import { SIGN_UP_MESSAGES, checkClaimCode, checkSerial } from '../../src/domain/sign-up-rules';
 
 /** A sensors row as SELECT * gives it. */
@@ -51,6 +53,30 @@ export function toSensor(row: SensorDbRow): Sensor {
   };
 }
 
+/**
+ * The compact list's rows, built as JSON text by the database in one statement (no per-sensor
+ * work in Node): one array per sensor in SUMMARY_FIELDS' order, sorted as the full list is. The
+ * jsonb values go through as stored; the client checks each one.
+ */
+const SUMMARY_SQL = `SELECT coalesce(json_agg(json_build_array(
+    id, serial, name, latitude, longitude,
+    config->'schedulerEnabled',
+    latest_data->'lastSeen', latest_data->'alertAsserted', latest_data->'offlineAsserted', latest_data->'battery',
+    latest_data->'lastMeasurement'->'time', latest_data->'lastMeasurement'->'rawDistance',
+    display_info->'offsetMeasurement', display_info->'minLevel', display_info->'maxLevel',
+    conversion_configs->0
+  ) ORDER BY lower(name), serial), '[]')::text AS rows
+  FROM sensors WHERE org_id = $1`;
+
+/** The query of GET .../sensors, or a 400 naming what is wrong with it. */
+function listQuery(raw: Record<string, string>) {
+  const parsed = sensorListQuerySchema.safeParse(raw);
+  if (!parsed.success) throw badRequest('INVALID_QUERY', `view must be ${SENSOR_LIST_VIEWS.map((v) => `"${v}"`).join(' or ')} (or left out for the full records), not "${raw.view}".`);
+  return parsed.data;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const INVALID_CLAIM = () => badRequest('INVALID_CLAIM_CODE', SIGN_UP_MESSAGES.claimCodeInvalid);
 
 export function sensorRoutes(ctx: AppContext) {
@@ -58,9 +84,32 @@ export function sensorRoutes(ctx: AppContext) {
 
   r.get('/organisations/:orgId/sensors', async (c) => {
     const orgId = c.req.param('orgId');
+    const timer = serverTimer();
     await requireMember(ctx, c, orgId);
+    const { view } = listQuery(c.req.query());
+    timer.mark('auth');
+    if (view === 'summary') {
+      const [{ rows }] = await ctx.db.query<{ rows: string }>(SUMMARY_SQL, [orgId]);
+      timer.mark('db');
+      timer.set(c);
+      c.header('Cache-Control', 'no-store');
+      return c.body(`{"fields":${JSON.stringify(SUMMARY_FIELDS)},"rows":${rows}}`, 200, { 'Content-Type': 'application/json; charset=UTF-8' });
+    }
     const rows = await ctx.db.query<SensorDbRow>('SELECT * FROM sensors WHERE org_id = $1 ORDER BY lower(name), serial', [orgId]);
-    return c.json({ sensors: rows.map(toSensor) });
+    timer.mark('db');
+    const body = { sensors: rows.map(toSensor) };
+    timer.set(c);
+    return c.json(body);
+  });
+
+  // One sensor's full record: the client holds the compact list and reads this when a sensor is opened.
+  r.get('/organisations/:orgId/sensors/:sensorId', async (c) => {
+    const { orgId, sensorId } = c.req.param();
+    await requireMember(ctx, c, orgId);
+    if (!UUID.test(sensorId)) throw notFound('SENSOR_NOT_FOUND', 'Sensor not found.');
+    const row = (await ctx.db.query<SensorDbRow>('SELECT * FROM sensors WHERE id = $1 AND org_id = $2', [sensorId, orgId]))[0];
+    if (!row) throw notFound('SENSOR_NOT_FOUND', 'Sensor not found.');
+    return c.json({ sensor: toSensor(row) });
   });
 
   // Claims an unclaimed sensor for the organisation: admins and owners only, once ever.

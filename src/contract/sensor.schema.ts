@@ -87,6 +87,8 @@ export const sensorSchema = z.object({
 export type Sensor = z.infer<typeof sensorSchema>;
 
 export const sensorListSchema = z.object({ sensors: z.array(sensorSchema) });
+/** GET /organisations/{orgId}/sensors/{sensorId}: one sensor's full record. */
+export const sensorResponseSchema = z.object({ sensor: sensorSchema });
 
 /** POST /organisations/{orgId}/add-sensor: the serial and claim code printed on the licence card. */
 export const addSensorRequestSchema = z.object({ serial: safeText.max(64), claimCode: safeText.max(64) });
