@@ -106,3 +106,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return withDemoDefaults(res.data);
 }
+
+/** Every environment variable the configuration reads (docs/configuration.md lists each; tests/docs checks it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);

@@ -1,6 +1,6 @@
 // Council route files (.txt, 16 fields; .asc, 18 fields) to import payloads, in the data worker
-// (organisation-and-routes 3 and 5 "Import of normal routes"). Field positions: README
-// "Council file formats"; samples in tests/fixtures/routes/.
+// (organisation-and-routes 3 and 5 "Import of normal routes"). Field positions: docs/council-formats.md;
+// samples in tests/fixtures/routes/.
 import { DateTime, IANAZone } from 'luxon';
 import { z } from 'zod';
 import { MAX_IMPORT_READINGS, READING_MAX, routeImportSchema, SPECIAL_ROUTE_PREFIX, type ImportReading, type RouteImport } from '../src/contract/route.schema';

@@ -200,7 +200,7 @@ export async function partitionPass(db: Db, now: number): Promise<PartitionPass>
     const done = await locked(async (q) => {
       const due = (await listPartitions(q)).find((p) => p.to !== null && p.to + CLOSE_AFTER_MS <= now && !p.clustered && p.pkey);
       if (!due) return null;
-      // ACCESS EXCLUSIVE on this month only, for the rewrite: reads of that month wait (see README)
+      // ACCESS EXCLUSIVE on this month only, for the rewrite: reads of that month wait (see docs/deployment.md, "The measurements store")
       await q.query(`CLUSTER ${due.name} USING ${due.pkey}`);
       return due.name;
     });

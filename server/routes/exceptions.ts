@@ -3,7 +3,7 @@ import type { MeterException } from '../../src/contract/route.schema';
 const DAY = 86_400_000;
 
 /**
- * The meter-reading exception rule (our choice; README "Meter-reading exceptions"). Checked in
+ * The meter-reading exception rule (our choice; docs/service-routes.md, "Meter-reading exceptions"). Checked in
  * this order, the first that holds wins:
  * 1. CantRead: a can't-read code is set (or no value).
  * 2. Without a previous reading there is nothing to compare: ServiceRequired if flagged, else NoError.

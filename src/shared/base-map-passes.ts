@@ -3,7 +3,7 @@ import type { Map as MaplibreMap, Painter } from 'maplibre-gl';
 /**
  * Two full-screen passes of every frame that maplibre draws for nothing, or for what the page can
  * show for free. Under software WebGL (a browser without a GPU: SwiftShader) every pixel a pass
- * covers costs CPU, and on a 1280 x 800 map these two were most of a frame (README "Performance",
+ * covers costs CPU, and on a 1280 x 800 map these two were most of a frame (bench/README.md,
  * benchmark 7): the invisible sky about 45 ms of the GPU process's CPU a frame, a plain background
  * layer about 15 ms. Neither changes what the map shows.
  */
