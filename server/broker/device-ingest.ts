@@ -1,6 +1,7 @@
 import type { AppContext } from '../context';
 import type { UplinkAck } from '../../src/contract/uplink.schema';
 import { HttpError } from '../http/errors';
+import { JsonTooDeep, parseClientJson } from '../http/json-depth';
 import { ingestUplink } from '../ingest/uplink';
 import { parseUplink } from '../ingest/uplink-parse';
 
@@ -20,9 +21,9 @@ export const uplinkTopicSerial = (topic: string) => /^devices\/([0-9A-Fa-f]{6}|[
 export async function ingestDeviceMessage(ctx: AppContext, serial: string, payload: Buffer, auth: { deviceKey?: string; trusted?: boolean }): Promise<DeviceIngestResult> {
   let body: unknown;
   try {
-    body = JSON.parse(payload.toString('utf8'));
-  } catch {
-    return { ok: false, permanent: true, code: 'INVALID_JSON', message: 'The uplink body is not valid JSON.' };
+    body = parseClientJson(payload.toString('utf8'));
+  } catch (err) {
+    return { ok: false, permanent: true, code: 'INVALID_JSON', message: err instanceof JsonTooDeep ? err.message : 'The uplink body is not valid JSON.' };
   }
   if (body && typeof body === 'object' && !Array.isArray(body) && (body as { serial?: unknown }).serial === undefined) body = { ...body, serial };
   const parsed = parseUplink(body);

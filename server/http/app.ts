@@ -28,7 +28,7 @@ import { devRoutes } from './dev.routes';
 import { clientConfig } from './client-config';
 import { mapRoutes } from './map.routes';
 import { adminClientErrorRoutes, publicClientErrorRoutes } from '../gateway/client-errors.routes';
-import { refuseUnstorable } from './input-guard';
+import { refuseDeepJson, refuseUnstorable } from './input-guard';
 import { bodyLimits } from './body-limit';
 import { apiFallback } from './fallback';
 import { securityHeaders } from './security-headers';
@@ -41,6 +41,8 @@ export function createApp(ctx: AppContext) {
   app.use('*', securityHeaders(ctx.config));
   // first: no handler or guard reads more than the route's limit (64 KiB unless it names its own)
   app.use('*', bodyLimits());
+  // JSON nested past 64 levels is a 400 before anything parses or walks it (issue 35)
+  app.use('*', refuseDeepJson());
   // bad input is a 400 at the boundary (issue 9); /identity does the same in Cognito's shape
   app.use('/api/*', refuseUnstorable());
   app.use('/dev/*', refuseUnstorable());

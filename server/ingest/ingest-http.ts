@@ -7,6 +7,7 @@ import { parseUplink } from './uplink-parse';
 import { ingestUplink } from './uplink';
 import { rawHeader as header } from '../http/raw-header';
 import { appHeaders, sendAnswer } from '../http/direct-answer';
+import { JsonTooDeep, parseClientJson } from '../http/json-depth';
 
 /**
  * `POST /ingest/uplink` straight on Node's request, without the Fetch Request and Response, web
@@ -38,9 +39,9 @@ export function uplinkListener(ctx: AppContext): (req: IncomingMessage, res: Ser
     req.on('end', () => {
       let body: unknown;
       try {
-        body = JSON.parse(decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-      } catch {
-        return fail(res, badRequest('INVALID_JSON', 'The uplink body is not valid JSON.'));
+        body = parseClientJson(decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+      } catch (err) {
+        return fail(res, badRequest('INVALID_JSON', err instanceof JsonTooDeep ? err.message : 'The uplink body is not valid JSON.'));
       }
       const parsed = parseUplink(body);
       if (!parsed.success) return fail(res, badRequest('INVALID_UPLINK', parsed.message));
