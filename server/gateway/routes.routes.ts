@@ -10,7 +10,10 @@ import { editReading, recordReading } from '../routes/record';
 import { publishTask } from '../routes/live';
 import { getReading, getTask, listReadings, listTasks, lockTask, conflictCode, taskNotFound } from '../routes/store';
 import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
   ROUTE_ERROR_CODES,
+  idempotencyKeySchema,
   meterReadingAnswerSchema,
   meterReadingListSchema,
   meterReadingPatchSchema,
@@ -36,14 +39,14 @@ export const IMPORT_BODY_LIMIT = 16 * MiB;
 /** A record call carries one photo of at most 4 MiB, base64 encoded. */
 export const RECORD_BODY_LIMIT = 8 * MiB;
 
-const ALL: readonly Role[] = [ROLE.MEMBER, ROLE.ADMIN, ROLE.OWNER, ROLE.METER_READER];
+export const ALL_ROUTE_ROLES: readonly Role[] = [ROLE.MEMBER, ROLE.ADMIN, ROLE.OWNER, ROLE.METER_READER];
 const DATA: readonly Role[] = [ROLE.MEMBER, ROLE.ADMIN, ROLE.OWNER];
 
 /**
  * The tenant rule for service routes: strangers 404 (ORGANISATION_NOT_FOUND), an organisation
  * without the meterReading feature 404 (FEATURE_NOT_ENABLED), a missing role 403.
  */
-async function requireRoutes(ctx: AppContext, c: Context<GatewayEnv>, orgId: string, roles: readonly Role[]): Promise<{ role: Role; userId: string }> {
+export async function requireRoutes(ctx: AppContext, c: Context<GatewayEnv>, orgId: string, roles: readonly Role[]): Promise<{ role: Role; userId: string }> {
   const userId = c.get('caller').id;
   const m = await one<{ role: Role; features: { meterReading?: boolean } | null }>(
     ctx.db,
@@ -73,7 +76,7 @@ export function routeTaskRoutes(ctx: AppContext) {
   r.get('/organisations/:orgId/routes', async (c) => {
     const { orgId } = orgPathSchema.parse(c.req.param());
     routeQuerySchema.parse(c.req.query());
-    const { role, userId } = await requireRoutes(ctx, c, orgId, ALL);
+    const { role, userId } = await requireRoutes(ctx, c, orgId, ALL_ROUTE_ROLES);
     const routes = await listTasks(ctx.db, orgId, role === ROLE.METER_READER ? userId : undefined);
     return c.json(routeTaskListSchema.parse({ routes }));
   });
@@ -166,7 +169,7 @@ export function routeTaskRoutes(ctx: AppContext) {
   r.get(`${task}/meter-readings`, async (c) => {
     const { orgId, taskId } = routeTaskPathSchema.parse(c.req.param());
     routeQuerySchema.parse(c.req.query());
-    const { role, userId } = await requireRoutes(ctx, c, orgId, ALL);
+    const { role, userId } = await requireRoutes(ctx, c, orgId, ALL_ROUTE_ROLES);
     const t = await getTask(ctx.db, orgId, taskId);
     if (role === ROLE.METER_READER && t.assignedTo?.cognitoIdentityId !== userId) throw taskNotFound();
     return c.json(meterReadingListSchema.parse({ task: t, readings: await listReadings(ctx.db, orgId, taskId) }));
@@ -184,15 +187,19 @@ export function routeTaskRoutes(ctx: AppContext) {
     return c.json(await answer(orgId, taskId, readingId));
   });
 
-  // record a reading: the user the task is assigned to only
+  // record a reading: the user the task is assigned to only; an Idempotency-Key makes a retry answer the first result
   r.put(`${reading}/record`, routeBodyLimit(RECORD_BODY_LIMIT), async (c) => {
     const { orgId, taskId, readingId } = meterReadingPathSchema.parse(c.req.param());
     routeQuerySchema.parse(c.req.query());
-    const { userId } = await requireRoutes(ctx, c, orgId, ALL);
+    const { userId } = await requireRoutes(ctx, c, orgId, ALL_ROUTE_ROLES);
+    const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
+    const key = header === undefined ? undefined : idempotencyKeySchema.safeParse(header);
+    if (key && !key.success) throw badRequest(ROUTE_ERROR_CODES.INVALID_IDEMPOTENCY_KEY, `${IDEMPOTENCY_KEY_HEADER} must be 8 to 128 letters, digits or . _ : -`);
     const b = meterReadingRecordSchema.parse(await body(c));
-    await recordReading(ctx, { orgId, taskId, readingId, userId, body: b });
-    await publishTask(ctx, orgId, taskId, { readingId });
-    return c.json(await answer(orgId, taskId, readingId));
+    const { answer: recorded, replayed } = await recordReading(ctx, { orgId, taskId, readingId, userId, body: b, idempotencyKey: key?.data });
+    if (replayed) c.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    else await publishTask(ctx, orgId, taskId, { readingId });
+    return c.json(meterReadingAnswerSchema.parse(recorded));
   });
 
   // the photo of a reading, through the gateway to members only (no public URL)

@@ -23,6 +23,7 @@ import { webhookTestRoutes } from '../gateway/webhook-test.routes';
 import { openApiRoutes } from '../gateway/openapi';
 import { pendingInvitationRoutes } from '../gateway/pending-invitations.routes';
 import { routeTaskRoutes } from '../gateway/routes.routes';
+import { readerRoutes } from '../gateway/reader.routes';
 import { ingestRoutes } from '../ingest/ingest.routes';
 import { devRoutes } from './dev.routes';
 import { clientConfig } from './client-config';
@@ -83,6 +84,7 @@ export function createApp(ctx: AppContext) {
   api.route('/', webhookTestRoutes(ctx));
   api.route('/', pendingInvitationRoutes(ctx));
   api.route('/', routeTaskRoutes(ctx)); // meter-reading service routes (issue 14)
+  api.route('/', readerRoutes(ctx)); // the meter reader's app (issue 33)
   api.notFound((c) => c.json({ code: 'NOT_FOUND', message: `No route ${c.req.method} ${c.req.path}` }, 404));
 
   app.route('/api', api);

@@ -1,15 +1,17 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { AppContext } from '../context';
 import type { Queryable } from '../db/db';
+import { one } from '../db/db';
 import { HttpError, badRequest } from '../http/errors';
 import { removeStoredFile, storeFile } from '../storage';
 import { meterException } from './exceptions';
-import { conflictCode, lockReading, lockTask, previousOf, type ReadingRow, type TaskRow } from './store';
+import { conflictCode, getReading, getTask, lockReading, lockTask, previousOf, type ReadingRow, type TaskRow } from './store';
 import {
   MAX_PHOTO_BYTES,
   ROUTE_ERROR_CODES,
   ROUTE_MESSAGES,
   UNREAD_VALUE,
+  type MeterReadingAnswer,
   type MeterReadingPatch,
   type MeterReadingRecord,
   type RecordPhoto,
@@ -53,6 +55,29 @@ export interface RecordInput {
   readingId: string;
   userId: string;
   body: MeterReadingRecord;
+  /** The capture's idempotency key (the Idempotency-Key header); keys are per user. */
+  idempotencyKey?: string;
+}
+
+export interface RecordResult {
+  answer: MeterReadingAnswer;
+  /** True when the key had already recorded this request: the first answer, nothing recorded now. */
+  replayed: boolean;
+}
+
+/** What a key is bound to: the reading and the request as parsed, so a retry must be the same capture. */
+const requestHash = (i: RecordInput) => createHash('sha256').update(JSON.stringify([i.orgId, i.taskId, i.readingId, i.body])).digest('base64url');
+
+async function replay(q: Queryable, input: RecordInput, hash: string): Promise<RecordResult | undefined> {
+  if (input.idempotencyKey === undefined) return undefined;
+  const row = await one<{ request_hash: string; answer: string }>(q, 'SELECT request_hash, answer FROM reading_records WHERE user_id = $1 AND key = $2', [
+    input.userId,
+    input.idempotencyKey,
+  ]);
+  if (!row) return undefined;
+  if (row.request_hash !== hash)
+    throw new HttpError(422, ROUTE_ERROR_CODES.IDEMPOTENCY_KEY_REUSED, 'This idempotency key has already recorded a different reading request.');
+  return { answer: JSON.parse(row.answer) as MeterReadingAnswer, replayed: true };
 }
 
 /**
@@ -60,17 +85,28 @@ export interface RecordInput {
  * notes, photo, time, position). The exception is computed from the previous reading.
  * Used by the gateway and by the simulated meter reader alike.
  */
-export async function recordReading(ctx: Pick<AppContext, 'config' | 'db' | 'now'>, input: RecordInput): Promise<void> {
+export async function recordReading(ctx: Pick<AppContext, 'config' | 'db' | 'now'>, input: RecordInput): Promise<RecordResult> {
   const { orgId, taskId, readingId, userId, body } = input;
   const now = ctx.now();
+  const hash = requestHash(input);
+  // a retry of a capture that was recorded answers before anything is checked or stored again
+  const early = await replay(ctx.db, input, hash);
+  if (early) return early;
   if (body.recordedAt > now + MAX_CLOCK_AHEAD_MS) throw badRequest(ROUTE_ERROR_CODES.INVALID_READING, 'The recorded time is in the future.');
   const photo = body.photo ? decodePhoto(body.photo) : undefined;
   // the file is written before the transaction and removed again if it does not commit
   const photoName = photo ? `reading-${readingId}-${randomUUID().slice(0, 8)}.${photo.ext}` : null;
   if (photo && photoName) await storeFile(ctx, orgId, photoName, photo.body);
+  let replayed = false;
   try {
-    await ctx.db.tx(async (q) => {
+    const result = await ctx.db.tx(async (q): Promise<RecordResult> => {
       const task = await lockTask(q, orgId, taskId);
+      // two sends of one capture at once: the second waits on the task lock, then finds the key
+      const raced = await replay(q, input, hash);
+      if (raced) {
+        replayed = true;
+        return raced;
+      }
       if (task.assigned_to !== userId) throw new HttpError(403, ROUTE_ERROR_CODES.NOT_ASSIGNED, 'This route task is not assigned to you.');
       if (task.exported) throw conflictCode('TASK_EXPORTED', 'This route task has been exported.');
       const row = await lockReading(q, taskId, readingId);
@@ -98,7 +134,20 @@ export async function recordReading(ctx: Pick<AppContext, 'config' | 'db' | 'now
         ],
       );
       await updateProgress(q, task, now);
+      const answer: MeterReadingAnswer = { reading: await getReading(q, orgId, taskId, readingId), task: await getTask(q, orgId, taskId) };
+      if (input.idempotencyKey !== undefined)
+        await q.query('INSERT INTO reading_records (user_id, key, reading_id, request_hash, answer, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+          userId,
+          input.idempotencyKey,
+          readingId,
+          hash,
+          JSON.stringify(answer),
+          now,
+        ]);
+      return { answer, replayed: false };
     });
+    if (replayed && photoName) await removeStoredFile(ctx, orgId, photoName);
+    return result;
   } catch (err) {
     if (photoName) await removeStoredFile(ctx, orgId, photoName);
     throw err;

@@ -82,9 +82,13 @@ export function createMeterReader(ctx: Pick<AppContext, 'config' | 'db' | 'now' 
           break;
         }
         try {
-          await recordReading({ ...ctx, now: () => now }, { orgId: n.org_id, taskId: n.task_id, readingId: n.reading.id, userId, body: simulatedReading(n.reading, now) });
-          recorded++;
-          await publishTask(ctx, n.org_id, n.task_id, { readingId: n.reading.id });
+          // the app's path: one capture, one idempotency key (the reading's: the simulator captures each meter once)
+          const body = simulatedReading(n.reading, now);
+          const { replayed } = await recordReading({ ...ctx, now: () => now }, { orgId: n.org_id, taskId: n.task_id, readingId: n.reading.id, userId, body, idempotencyKey: `simulator:${n.reading.id}` });
+          if (!replayed) {
+            recorded++;
+            await publishTask(ctx, n.org_id, n.task_id, { readingId: n.reading.id });
+          }
         } catch (err) {
           // another reader got there first, or the task was exported or reassigned meanwhile: look again next time
           if (!(err instanceof HttpError)) throw err;

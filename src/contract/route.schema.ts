@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_TIME, safeText, uuidSchema as uuid } from './safe-text';
+import { MAX_TIME, multilineText, safeText, uuidSchema as uuid } from './safe-text';
 
 /**
  * Meter-reading service routes (organisation-and-routes 2.4, 3, 4, 5, 7.3, 8, 9 and DESIGN.md
@@ -17,7 +17,7 @@ import { MAX_TIME, safeText, uuidSchema as uuid } from './safe-text';
  * | POST   /organisations/{orgId}/route-meta-data/{name} | RouteMetadataUpsert | RouteMetadata | admins, owner |
  * | GET    /organisations/{orgId}/routes/{taskId}/meter-readings | - | MeterReadingList | members, admins, owner; the assigned meter reader |
  * | PATCH  /organisations/{orgId}/routes/{taskId}/meter-readings/{readingId} | MeterReadingPatch | MeterReadingAnswer | admins, owner |
- * | PUT    /organisations/{orgId}/routes/{taskId}/meter-readings/{readingId}/record | MeterReadingRecord | MeterReadingAnswer | the assigned user only |
+ * | PUT    /organisations/{orgId}/routes/{taskId}/meter-readings/{readingId}/record | MeterReadingRecord | MeterReadingAnswer | the assigned user only; optional Idempotency-Key header |
  * | GET    /organisations/{orgId}/routes/{taskId}/meter-readings/{readingId}/photo | - | the image bytes | members, admins, owner |
  *
  * Strangers get 404 (ORGANISATION_NOT_FOUND), a missing role 403 (FORBIDDEN), an organisation
@@ -89,6 +89,8 @@ export const ROUTE_ERROR_CODES = {
   INVALID_READING: 'INVALID_READING', // 400: value/can't-read combination refused (reading rules of section 5)
   INVALID_PHOTO: 'INVALID_PHOTO', // 400: not a PNG/JPEG, or too large
   ORGANISATION_MISMATCH: 'ORGANISATION_MISMATCH', // 400: body organisationId differs from the path
+  INVALID_IDEMPOTENCY_KEY: 'INVALID_IDEMPOTENCY_KEY', // 400: the Idempotency-Key header is malformed
+  IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED', // 422: a key already answered a different record request
 } as const;
 export type RouteErrorCode = keyof typeof ROUTE_ERROR_CODES;
 
@@ -302,7 +304,7 @@ export const meterReadingPatchSchema = z
   .object({
     id: uuid.optional(),
     value: z.union([readingValue, z.literal(UNREAD_VALUE)]).nullable().optional(),
-    notes: text(2000).nullable().optional(),
+    notes: multilineText.max(2000).nullable().optional(),
     cantReadCode: cantReadCodeSchema.nullable().optional(),
     commentCode: commentCodeSchema.nullable().optional(),
     serviceRequired: z.boolean().optional(),
@@ -327,7 +329,7 @@ export const meterReadingRecordSchema = z
     value: readingValue.nullable().optional(),
     cantReadCode: cantReadCodeSchema.nullable().optional(),
     commentCode: commentCodeSchema.nullable().optional(),
-    notes: text(2000).nullable().optional(),
+    notes: multilineText.max(2000).nullable().optional(),
     serviceRequired: z.boolean().optional(),
     photo: recordPhotoSchema.nullable().optional(),
     recordedAt: time,
@@ -339,6 +341,15 @@ export const meterReadingRecordSchema = z
     path: ['value'],
   });
 export type MeterReadingRecord = z.infer<typeof meterReadingRecordSchema>;
+
+/**
+ * The record call's optional `Idempotency-Key` header: a retry with the same key and the same
+ * request answers the first result (header Idempotent-Replayed: true) and records nothing; the
+ * same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Keys are per caller.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+export const idempotencyKeySchema = z.string().min(8).max(128).regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits and . _ : - only');
 
 // ---------------------------------------------------------------- helpers both sides use
 

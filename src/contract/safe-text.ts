@@ -15,6 +15,11 @@ export const CONTROL_CHARACTER_MESSAGE = 'must not contain control characters';
  */
 export const safeText = z.string().refine((v) => !CONTROL_CHARACTERS.test(v.trim()), CONTROL_CHARACTER_MESSAGE);
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_BUT_LINE_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/** Free text of several lines (a meter reader's notes): line breaks and tabs allowed, other control characters not. */
+export const multilineText = z.string().refine((v) => !CONTROL_BUT_LINE_BREAKS.test(v), CONTROL_CHARACTER_MESSAGE);
+
 /** Whether a string can be stored as PostgreSQL text: no NUL and no lone UTF-16 surrogate. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 export const storableText = (v: string) => !v.includes('\u0000') && !LONE_SURROGATE.test(v);
