@@ -1,4 +1,5 @@
 import type { ConversionParams } from './conversion';
+import type { DayUse, Fill, Forecast, VolumeAnalysis } from './reference/usage';
 
 /** The raw exports of build/core.wasm (pointers and counts are numbers). */
 export interface CoreExports {
@@ -32,6 +33,19 @@ export interface CoreExports {
   councilRoom(n: number, textBytes: number): number;
   councilResultRows(n: number, text: number, nums: number, zt: number, zo: number, zn: number, rowsBefore: number, out: number): number;
   councilCsvRows(n: number, text: number, nums: number, zt: number, zo: number, zn: number, mode: number, out: number): number;
+  usageVolume(t: number, r: number, n: number, bounds: number, nd: number, floor: number, fillsOut: number, room: number, daysOut: number): number;
+  usageFlow(t: number, r: number, n: number, bounds: number, nd: number, daysOut: number): number;
+  usageSigma(): number;
+  usageNow(): number;
+  usageLastTime(): number;
+  usageFills(): number;
+  usagePoints(): number;
+  forecastDays(days: number, first: number, last: number, window: number, minDays: number, now: number, target: number, z: number): number;
+  forecastRate(): number;
+  forecastSpread(): number;
+  forecastDaysUsed(): number;
+  forecastEarly(): number;
+  forecastLate(): number;
 }
 
 /** Host functions the core imports: Math.pow and Math.acos, so that it agrees bit for bit with the reference. */
@@ -251,4 +265,98 @@ export class Core {
     for (const q of [zt, zo, out]) this.x.free(q);
     return parts.join('');
   }
+
+  /** Copies columns into core memory, or reads points [from, from + count) of a store there (no copy through JavaScript). */
+  private columnsIn(src: { time: ArrayLike<number>; raw: ArrayLike<number> } | { store: number; from: number; count: number }): { t: number; r: number; n: number } {
+    if ('store' in src) {
+      const n = Math.max(0, Math.min(src.count, this.length(src.store) - src.from));
+      const t = this.x.alloc(Math.max(1, n) * 8);
+      const r = this.x.alloc(Math.max(1, n) * 4);
+      this.x.storeRead(src.store, src.from, n, t, r);
+      return { t, r, n };
+    }
+    const n = src.time.length;
+    if (src.raw.length !== n) throw new Error('time and value columns differ in length');
+    const t = this.x.alloc(Math.max(1, n) * 8);
+    const r = this.x.alloc(Math.max(1, n) * 4);
+    new Float64Array(this.x.memory.buffer, t, n).set(src.time);
+    new Float32Array(this.x.memory.buffer, r, n).set(src.raw);
+    return { t, r, n };
+  }
+
+  /**
+   * Fills and daily use of a tank (assembly/usage.ts): sorted columns or a store's points,
+   * converted to litres by `p`; `bounds` are the nd + 1 UTC instants of local midnights;
+   * `floor` the least noise deviation in litres.
+   */
+  usageVolume(src: { time: ArrayLike<number>; raw: ArrayLike<number> } | { store: number; from: number; count: number }, p: ConversionParams, bounds: ArrayLike<number>, floor: number): VolumeAnalysis {
+    const { t, r, n } = this.columnsIn(src);
+    const nd = Math.max(0, bounds.length - 1);
+    const b = this.x.alloc(Math.max(1, bounds.length) * 8);
+    new Float64Array(this.x.memory.buffer, b, bounds.length).set(bounds);
+    const days = this.x.alloc(Math.max(1, nd) * 32);
+    this.setConversion(p);
+    let room = 256;
+    for (;;) {
+      const fo = this.x.alloc(room * 40);
+      const k = this.x.usageVolume(t, r, n, b, nd, floor, fo, room, days);
+      const total = this.x.usageFills();
+      if (total > room) {
+        this.x.free(fo);
+        room = total;
+        continue;
+      }
+      const buf = this.x.memory.buffer;
+      const f = new Float64Array(buf, fo, k * 5);
+      const fills: Fill[] = [];
+      for (let i = 0; i < k; i++) fills.push({ start: f[i * 5], end: f[i * 5 + 1], volume: f[i * 5 + 2], before: f[i * 5 + 3], after: f[i * 5 + 4] });
+      const out: VolumeAnalysis = {
+        fills,
+        days: dayTable(new Float64Array(buf, days, nd * 4), nd),
+        sigma: this.x.usageSigma(),
+        now: this.x.usageNow(),
+        lastTime: this.x.usageLastTime(),
+        points: this.x.usagePoints(),
+      };
+      for (const q of [fo, days, b, t, r]) this.x.free(q);
+      return out;
+    }
+  }
+
+  /** Daily flow totals (m³) and covered time of a weir or flume (assembly/usage.ts). */
+  usageFlow(src: { time: ArrayLike<number>; raw: ArrayLike<number> } | { store: number; from: number; count: number }, p: ConversionParams, bounds: ArrayLike<number>): { days: DayUse[]; points: number; now: number; lastTime: number } {
+    const { t, r, n } = this.columnsIn(src);
+    const nd = Math.max(0, bounds.length - 1);
+    const b = this.x.alloc(Math.max(1, bounds.length) * 8);
+    new Float64Array(this.x.memory.buffer, b, bounds.length).set(bounds);
+    const days = this.x.alloc(Math.max(1, nd) * 16);
+    this.setConversion(p);
+    const points = this.x.usageFlow(t, r, n, b, nd, days);
+    const col = new Float64Array(this.x.memory.buffer, days, nd * 2);
+    const out = { days: Array.from({ length: nd }, (_, i) => ({ use: col[i * 2], covered: col[i * 2 + 1], fills: 0, filled: 0 })), points, now: this.x.usageNow(), lastTime: this.x.usageLastTime() };
+    for (const q of [days, b, t, r]) this.x.free(q);
+    return out;
+  }
+
+  /** The forecast over days [first, last) of a daily table (assembly/usage.ts forecastDays). */
+  forecast(days: readonly DayUse[], first: number, last: number, window: number, minDays: number, now: number, target: number, z: number): Forecast {
+    const nd = days.length;
+    const p = this.x.alloc(Math.max(1, nd) * 32);
+    const col = new Float64Array(this.x.memory.buffer, p, nd * 4);
+    days.forEach((d, i) => col.set([d.use, d.covered, d.fills, d.filled], i * 4));
+    const out: Forecast = { days: this.x.forecastDays(p, first, last, window, minDays, now, target, z), early: 0, late: 0, rate: 0, spread: 0, daysUsed: 0 };
+    out.early = this.x.forecastEarly();
+    out.late = this.x.forecastLate();
+    out.rate = this.x.forecastRate();
+    out.spread = this.x.forecastSpread();
+    out.daysUsed = this.x.forecastDaysUsed();
+    this.x.free(p);
+    return out;
+  }
+}
+
+function dayTable(col: Float64Array, nd: number): DayUse[] {
+  const out: DayUse[] = [];
+  for (let i = 0; i < nd; i++) out.push({ use: col[i * 4], covered: col[i * 4 + 1], fills: col[i * 4 + 2], filled: col[i * 4 + 3] });
+  return out;
 }

@@ -7,6 +7,7 @@ export { setConversion, convertValue } from './convert';
 export { setTimeZone, csvRows } from './csv';
 export { sumColumns, streamFloor, copyBytes } from './floor';
 export { councilRoom, councilResultRows, councilCsvRows } from './council';
+export { usageVolume, usageFlow, usageSigma, usageNow, usageLastTime, usageFills, usagePoints, forecastDays, forecastRate, forecastSpread, forecastDaysUsed, forecastEarly, forecastLate } from './usage';
 
 /** Proves the build chain end to end: AssemblyScript to .wasm to the worker. */
 export function coreVersion(): i32 {
