@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
-import { serveStatic } from '@hono/node-server/serve-static';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AppContext } from '../context';
 import { handleError } from './errors';
@@ -33,6 +32,7 @@ import { refuseDeepJson, refuseUnstorable } from './input-guard';
 import { bodyLimits } from './body-limit';
 import { apiFallback } from './fallback';
 import { securityHeaders } from './security-headers';
+import { compressJson, staticFiles } from './static-files';
 
 /** One port: the app, the gateway, identity, ingest and (via upgrade) MQTT over WebSocket. */
 export function createApp(ctx: AppContext) {
@@ -47,6 +47,10 @@ export function createApp(ctx: AppContext) {
   // bad input is a 400 at the boundary (issue 9); /identity does the same in Cognito's shape
   app.use('/api/*', refuseUnstorable());
   app.use('/dev/*', refuseUnstorable());
+  // JSON above 1 KiB compressed (static files come compressed from the build, see staticFiles)
+  app.use('/api/*', compressJson());
+  app.use('/identity/*', compressJson());
+  app.use('/config.json', compressJson());
   // where browsers report what the Content-Security-Policy blocked: logged, never trusted
   app.post('/csp-report', async (c) => {
     const text = (await c.req.text()).slice(0, 4000);
@@ -106,13 +110,17 @@ export function createApp(ctx: AppContext) {
     app.use('*', async (c, next) => (c.req.path.endsWith('.map') ? c.json({ code: 'NOT_FOUND', message: 'Not found.' }, 404) : next()));
   }
   const indexFile = join(root, 'index.html');
-  app.use('/assets/*', serveStatic({ root, onFound: (_p, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }));
-  app.use('*', serveStatic({ root }));
-  app.get('*', (c) => {
-    // history fallback: every other GET is a client route
+  // hashed build output immutable, the rest revalidated, each compressed as the browser accepts
+  app.use('*', staticFiles(root));
+  // a file under /assets/ that is not there (an old page asking for a chunk a new build replaced) is
+  // a 404 the client's chunk-error handling sees, not the app's HTML with a year's cache lifetime
+  app.get('/assets/*', (c) => c.text('Not found.', 404));
+  const index = staticFiles(root, 'index.html');
+  // history fallback: every other GET is a client route
+  app.use('*', async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
     if (!existsSync(indexFile)) return c.text('The client is not built: run `npm run build` (npm start does it for you).', 503);
-    c.header('Cache-Control', 'no-cache');
-    return c.html(readFileSync(indexFile, 'utf8'));
+    return index(c, next);
   });
   return app;
 }
