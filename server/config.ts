@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const bool = (dflt: boolean) =>
@@ -16,6 +17,37 @@ const url = (protocols: string[]) =>
     .string()
     .url()
     .refine((v) => protocols.some((p) => v.startsWith(`${p}:`)), { message: `must start with ${protocols.join(': or ')}:` });
+
+/** Where X-Forwarded-For may be believed: so many proxy hops, or these proxy addresses and subnets. */
+export type TrustProxy = { hops: number } | { proxies: string[] } | undefined;
+
+const ADDRESS_OR_SUBNET = (v: string) => {
+  const [address, prefix, ...rest] = v.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+};
+
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((v, rc): TrustProxy => {
+    const value = v?.trim().toLowerCase();
+    if (!value || value === 'false' || value === 'no' || value === '0') return undefined;
+    if (/^\d+$/.test(value) && Number(value) <= 16) return { hops: Number(value) };
+    if (value === 'true' || value === 'yes') {
+      rc.addIssue({ code: 'custom', message: 'must say how many proxies are in front of the server (e.g. 1) or list their addresses: "true" would believe the client-written left end of X-Forwarded-For' });
+      return z.NEVER;
+    }
+    const proxies = value.split(',').map((a) => a.trim()).filter(Boolean);
+    const bad = proxies.filter((a) => !ADDRESS_OR_SUBNET(a));
+    if (bad.length) {
+      rc.addIssue({ code: 'custom', message: `must be a number of proxy hops (0 to 16) or proxy addresses and subnets such as 10.0.0.5,10.1.0.0/16 (not ${bad.join(', ')})` });
+      return z.NEVER;
+    }
+    return { proxies };
+  });
 
 export const STAGES = ['development', 'production'] as const;
 export type Stage = (typeof STAGES)[number];
@@ -46,7 +78,9 @@ const schema = z.object({
   // the deployment stage (sensor-setup 2: the Radar Config section is hidden in production); unset,
   // production when DATABASE_URL is set or NODE_ENV=production, development for the embedded demo
   STAGE: z.enum(STAGES).optional(),
-  TRUST_PROXY: bool(false), // take the client address from X-Forwarded-For (behind a reverse proxy)
+  // behind reverse proxies: how many there are (TRUST_PROXY=1) or their addresses (10.0.0.5,10.1.0.0/16);
+  // the client address is taken from X-Forwarded-For counted from the right, never its client-written left end
+  TRUST_PROXY: trustProxy,
   SERVE_SOURCE_MAPS: bool(false), // serve the client's *.map files
   // identity limits: operations per minute per client address and per target account, and
   // password hashes (scrypt, 128 MiB each) run at once

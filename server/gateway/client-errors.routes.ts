@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context';
+import { clientAddress } from '../http/origin';
 import { requireSiteAdmin, type GatewayEnv } from '../http/auth';
 import { HttpError, badRequest } from '../http/errors';
 import { routeBodyLimit } from '../http/body-limit';
@@ -13,13 +13,6 @@ import { MAX_TIME, UUID_PATTERN } from '../../src/contract/safe-text';
 /** Reports per client address per minute: a page in an error loop cannot fill the table. */
 export const CLIENT_ERROR_RATE = { limit: 10, windowMs: 60_000 };
 
-const clientAddress = (c: Context) => {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-};
 
 interface ClientErrorRow {
   id: string;
@@ -59,7 +52,7 @@ export function publicClientErrorRoutes(ctx: AppContext) {
   const r = new Hono<GatewayEnv>();
   const allow = fixedWindowLimiter(CLIENT_ERROR_RATE.limit, CLIENT_ERROR_RATE.windowMs, ctx.now);
   r.post('/client-errors', routeBodyLimit(CLIENT_ERROR_MAX_BODY), async (c) => {
-    const address = clientAddress(c);
+    const address = clientAddress(c, ctx.config);
     if (!allow(address)) throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many error reports, please try again later');
     const report = clientErrorReportSchema.parse(await c.req.json());
     const userId = await reporter(ctx, c);

@@ -1,7 +1,6 @@
 import { Hono, type Context } from 'hono';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { AppContext } from '../context';
-import { publicOrigin } from '../http/origin';
+import { clientAddress, publicOrigin } from '../http/origin';
 import { MANAGERS, type GatewayEnv } from '../http/auth';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
 import { claimSensorRequestSchema, signupRequestSchema } from '../../src/contract/user.schema';
@@ -14,20 +13,13 @@ import { fixedWindowLimiter } from '../identity/rate-limit';
 import { normaliseMobile, toCurrentUser } from '../identity/profile';
 import { uuidParam } from '../http/input-guard';
 
-const clientAddress = (c: Context) => {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-};
 
 /** Unsigned: claim check and sign-up (monitoring-client 7). Lightly rate-limited per client address. */
 export function publicSignupRoutes(ctx: AppContext) {
   const r = new Hono<GatewayEnv>();
   const allow = fixedWindowLimiter(30, 60_000, ctx.now);
   const limit = (c: Context) => {
-    if (!allow(clientAddress(c))) throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many attempts, please try again later');
+    if (!allow(clientAddress(c, ctx.config))) throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many attempts, please try again later');
   };
 
   r.post('/claim-sensor', async (c) => {

@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { AppContext } from '../context';
-import type { Config } from '../config';
+import type { Config, TrustProxy } from '../config';
+import { BlockList, isIP, isIPv6 } from 'node:net';
 
 /** 127.0.0.0/8 and ::1, also in their IPv4-mapped IPv6 form (::ffff:127.0.0.1). */
 export function isLoopbackAddress(address: string | undefined): boolean {
@@ -25,16 +26,47 @@ export function socketAddress(c: Context): string | undefined {
   }
 }
 
-/**
- * The client's address for rate limits: the socket's remote address, or with TRUST_PROXY the
- * left-most X-Forwarded-For entry (what the proxy in front of us saw).
- */
-export function clientAddress(c: Context, config: Pick<Config, 'TRUST_PROXY'>): string {
-  if (config.TRUST_PROXY) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
+const proxyLists = new WeakMap<string[], BlockList>();
+function proxyList(proxies: string[]): BlockList {
+  let list = proxyLists.get(proxies);
+  if (!list) {
+    list = new BlockList();
+    for (const p of proxies) {
+      const [address, prefix] = p.split('/');
+      const family = isIPv6(address) ? 'ipv6' : 'ipv4';
+      if (prefix === undefined) list.addAddress(address, family);
+      else list.addSubnet(address, Number(prefix), family);
+    }
+    proxyLists.set(proxies, list);
   }
-  return socketAddress(c) ?? 'unknown';
+  return list;
+}
+
+const isTrusted = (list: BlockList, address: string) => {
+  const plain = address.replace(/^::ffff:(?=\d+\.)/i, ''); // an IPv4 peer on a dual-stack socket
+  return isIP(plain) !== 0 && list.check(plain, isIPv6(plain) ? 'ipv6' : 'ipv4');
+};
+
+/**
+ * The client's address as the trusted proxies saw it, Express's and Hono's convention: the
+ * socket's peer, then X-Forwarded-For read from the right. With TRUST_PROXY=<hops> the address
+ * that many entries back (the one the outermost proxy wrote); with proxy addresses, the first
+ * address from the right that is not one of them. The left end is whatever the client sent, so it
+ * is used only when every address after it is a trusted proxy. Without TRUST_PROXY, the socket.
+ */
+export function forwardedClient(socket: string | undefined, forwardedFor: string | undefined, trust: TrustProxy): string | undefined {
+  if (!trust || !forwardedFor) return socket;
+  const hops = [socket ?? 'unknown', ...forwardedFor.split(',').map((a) => a.trim()).filter(Boolean).reverse()];
+  if ('hops' in trust) return hops[Math.min(trust.hops, hops.length - 1)];
+  const list = proxyList(trust.proxies);
+  let i = 0;
+  while (i < hops.length - 1 && isTrusted(list, hops[i])) i++;
+  return hops[i];
+}
+
+/** The client's address for rate limits and logs (forwardedClient with the request's socket and header). */
+export function clientAddress(c: Context, config: Pick<Config, 'TRUST_PROXY'>): string {
+  return forwardedClient(socketAddress(c), c.req.header('x-forwarded-for'), config.TRUST_PROXY) ?? 'unknown';
 }
 
 /**

@@ -14,7 +14,7 @@ describe.each(testDrivers)('identity abuse on %s (issue 9)', (driver) => {
     let s: TestServer;
     const cognito = cognitoClient(() => s);
     beforeAll(async () => {
-      s = await startTestServer(driver, { TRUST_PROXY: 'true' });
+      s = await startTestServer(driver, { TRUST_PROXY: '1' });
       await dummyHash();
       await insertUser(s.ctx.db, { email: 'legit@flood.test', name: 'L', passwordHash: await hashPassword(PASSWORD), status: 'CONFIRMED', emailVerified: true, profileCreated: true }, Date.now());
     });

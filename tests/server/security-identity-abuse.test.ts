@@ -65,7 +65,7 @@ describe.each(testDrivers)('identity abuse on %s (issue 9)', (driver) => {
     const attempt = (email: string, from: string) =>
       cognito('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', ClientId: CLIENT, AuthParameters: { USERNAME: email, PASSWORD: WRONG } }, { 'x-forwarded-for': from });
     beforeAll(async () => {
-      s = await startTestServer(driver, { TRUST_PROXY: 'true', IDENTITY_RATE_PER_ADDRESS: '4', IDENTITY_RATE_PER_ACCOUNT: '6' });
+      s = await startTestServer(driver, { TRUST_PROXY: '1', IDENTITY_RATE_PER_ADDRESS: '4', IDENTITY_RATE_PER_ACCOUNT: '6' });
     });
     afterAll(() => s?.close());
 
@@ -79,6 +79,13 @@ describe.each(testDrivers)('identity abuse on %s (issue 9)', (driver) => {
       // one account tried from many addresses
       for (let i = 0; i < 6; i++) expect((await attempt('target@limit.test', `198.51.100.${i}`)).body.__type).toBe('NotAuthorizedException');
       expect((await attempt('target@limit.test', '198.51.100.77')).body.__type).toBe('TooManyRequestsException');
+    }, 180_000);
+
+    it('a forged left-most X-Forwarded-For entry does not dodge the limit: the proxy’s entry counts (issue 35)', async () => {
+      // TRUST_PROXY=1: the one proxy appends the address it saw; everything left of it the client wrote
+      const answers = [];
+      for (let i = 0; i < 5; i++) answers.push((await attempt(`f${i}@limit.test`, `192.0.2.${i}, 203.0.113.50`)).body.__type);
+      expect(answers).toEqual([...Array(4).fill('NotAuthorizedException'), 'TooManyRequestsException']);
     }, 180_000);
 
     it('without TRUST_PROXY, X-Forwarded-For is ignored: the socket address counts', async () => {
