@@ -66,15 +66,17 @@ export function coveringPaths(model: Model): Path[] {
   });
 }
 
-type Transition = { source: { id: string; transitions: Map<string, unknown[]> }; eventType: string; guard?: unknown };
+type Transition = { source: { id: string; transitions: Map<string, unknown[]>; always?: unknown[] }; eventType: string; guard?: unknown };
+// eventless (always) transitions are not in the source's event map; their position is in `always`
+const siblings = (t: Transition) => t.source.transitions.get(t.eventType) ?? t.source.always ?? [];
 // Keyed by source, event and position so that transitions of another instance of the same machine (.provide()) match.
 const transitionKey = (t: Transition) => {
   const guard = typeof t.guard === 'string' ? ` [${t.guard}]` : t.guard ? ' [guard]' : '';
-  return `${t.source.id} on ${t.eventType} #${t.source.transitions.get(t.eventType)!.indexOf(t)}${guard}`;
+  return `${t.source.id} on ${t.eventType} #${siblings(t).indexOf(t)}${guard}`;
 };
 const everything = (machine: AnyStateMachine) => {
   const nodes = [machine.root, ...getStateNodes(machine.root)];
-  return { states: new Set(nodes.map((n) => n.id)), transitions: new Set(nodes.flatMap((n) => [...n.transitions.values()].flat().map((t) => transitionKey(t as unknown as Transition)))) };
+  return { states: new Set(nodes.map((n) => n.id)), transitions: new Set(nodes.flatMap((n) => [...[...n.transitions.values()].flat(), ...(n.always ?? [])].map((t) => transitionKey(t as unknown as Transition)))) };
 };
 
 /** Every state and transition of the hand-written model that no path reaches. */

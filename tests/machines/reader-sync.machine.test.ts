@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import { assign, createActor, setup, SimulatedClock, type SnapshotFrom } from 'xstate';
+import { createTestModel } from 'xstate/graph';
+import { readerSyncMachine, type Capture } from '../../machines/reader-sync.machine';
+import { controlledActors, coveringPaths, flush, machineCoverage, modelUncovered } from './model-kit';
+
+/**
+ * The meter reader app's upload queue, modelled from issue 33's "Sync" (not from the machine):
+ * - recorded readings queue on the device and upload in order (the first capture not yet sent
+ *   or refused is the one being sent; a later one never overtakes it);
+ * - with retries and backoff: a failed send (network) is tried again after a wait that doubles
+ *   (2 s, 4 s, ...), or at once when the reader asks; offline nothing is sent, and coming back
+ *   online sends at once;
+ * - each capture carries an idempotency key, the same on every retry;
+ * - the screen shows what is waiting, sending, sent or refused;
+ * - a refusal (reading already recorded by someone else, task unassigned or exported) keeps the
+ *   reader's copy visible with the server's reason, and the queue goes on with the next capture;
+ *   nothing is dropped (the device's copy always holds every capture).
+ */
+
+type Status = Capture['status'];
+interface M {
+  caps: Status[];
+  /** Failed sends of the capture at the head of the queue. */
+  attempts: number;
+}
+const MAX_CAPTURES = 3;
+const MAX_FAILS = 2;
+const head = (m: M) => m.caps.findIndex((s) => s === 'waiting' || s === 'sending');
+const withHead = (m: M, s: Status) => m.caps.map((c, i) => (i === head(m) ? s : c));
+const startNext = (caps: Status[]) => {
+  const i = caps.indexOf('waiting');
+  return caps.map((c, j) => (j === i ? 'sending' : c));
+};
+const hasWaiting = ({ context }: { context: M }) => context.caps.includes('waiting');
+const canCapture = ({ context }: { context: M }) => context.caps.length < MAX_CAPTURES;
+const add = assign({ caps: ({ context }: { context: M }) => [...context.caps, 'waiting' as Status] }) as never;
+const addAndSend = assign({ caps: ({ context }: { context: M }) => startNext([...context.caps, 'waiting' as Status]) }) as never;
+// after a settled send: the next waiting capture is sent, in order
+const settled = (s: Status) => [
+  { guard: ({ context }: { context: M }) => context.caps.filter((c) => c === 'waiting').length > 0, target: 'sending', actions: assign({ caps: ({ context }: { context: M }) => startNext(withHead(context, s)), attempts: 0 }) },
+  { target: 'idle', actions: assign({ caps: ({ context }: { context: M }) => withHead(context, s), attempts: 0 }) },
+];
+
+const model = setup({ types: { context: {} as M } }).createMachine({
+  id: 'readerSyncModel',
+  context: { caps: [], attempts: 0 },
+  initial: 'idle',
+  states: {
+    idle: {
+      on: {
+        CAPTURE: { guard: canCapture, target: 'sending', actions: addAndSend },
+        GO_OFFLINE: 'offline',
+      },
+    },
+    sending: {
+      on: {
+        CAPTURE: { guard: canCapture, actions: add },
+        UPLOAD_OK: settled('sent') as never,
+        UPLOAD_REFUSED: settled('refused') as never,
+        UPLOAD_FAILS: { guard: ({ context }) => context.attempts < MAX_FAILS, target: 'backoff', actions: assign({ caps: ({ context }) => withHead(context, 'waiting'), attempts: ({ context }) => context.attempts + 1 }) },
+        GO_OFFLINE: { target: 'offline', actions: assign({ caps: ({ context }) => withHead(context, 'waiting') }) },
+      },
+    },
+    backoff: {
+      on: {
+        CAPTURE: { guard: canCapture, actions: add },
+        BACKOFF_ELAPSED: { target: 'sending', actions: assign({ caps: ({ context }) => startNext(context.caps) }) },
+        RETRY: { target: 'sending', actions: assign({ caps: ({ context }) => startNext(context.caps) }) },
+        GO_OFFLINE: 'offline',
+      },
+    },
+    offline: {
+      on: {
+        CAPTURE: { guard: canCapture, actions: add },
+        GO_ONLINE: [{ guard: hasWaiting, target: 'sending', actions: assign({ caps: ({ context }) => startNext(context.caps) }) }, { target: 'idle' }],
+      },
+    },
+  },
+});
+type ModelSnap = SnapshotFrom<typeof model>;
+
+const REFUSAL = { status: 409, code: 'READING_ALREADY_RECORDED', message: 'This meter reading has already been recorded.' };
+const keyOf = (i: number) => `capture-${i}-5f0c`;
+
+const coverage = machineCoverage(readerSyncMachine);
+
+function start() {
+  const { actors, calls, take } = controlledActors(['upload']);
+  const clock = new SimulatedClock();
+  const persisted: Capture[][] = [];
+  const machine = readerSyncMachine.provide({ actors, actions: { persist: (_, p: { captures: Capture[] }) => void persisted.push(p.captures) } });
+  const actor = createActor(machine, { input: { captures: [], online: true }, clock, inspect: coverage.inspect }).start();
+  return { actor, calls, take, clock, persisted, captured: 0, fails: 0 };
+}
+type H = ReturnType<typeof start>;
+
+async function drive(h: H, type: string, state: ModelSnap) {
+  // the covering paths also try events the model refuses (a fourth capture, a third failure): the world does not produce them
+  if (!state.can({ type } as never)) return;
+  const m = state.context;
+  switch (type) {
+    case 'CAPTURE': {
+      const i = h.captured++;
+      h.actor.send({ type: 'CAPTURE', capture: { id: keyOf(i), orgId: 'o', taskId: 't', readingId: `r${i}`, body: { value: 100 + i, recordedAt: 1_000 + i }, capturedAt: 1_000 + i } });
+      break;
+    }
+    case 'UPLOAD_OK':
+      h.take('upload').resolve({});
+      break;
+    case 'UPLOAD_REFUSED':
+      h.take('upload').reject(REFUSAL);
+      break;
+    case 'UPLOAD_FAILS':
+      h.take('upload').reject({ message: 'Failed to fetch' });
+      break;
+    case 'BACKOFF_ELAPSED': {
+      // the wait doubles with each failed send of the same capture: 2 s, then 4 s
+      const wait = 2_000 * 2 ** (m.attempts - 1);
+      h.clock.increment(wait - 1);
+      await flush();
+      expect(h.calls.length, 'nothing is sent before the backoff is over').toBe(0);
+      h.clock.increment(1);
+      break;
+    }
+    case 'RETRY':
+      h.actor.send({ type: 'RETRY' });
+      break;
+    case 'GO_OFFLINE':
+      h.actor.send({ type: 'OFFLINE' });
+      // the request under way fails with the network; nobody answers it
+      h.calls.length = 0;
+      break;
+    case 'GO_ONLINE':
+      h.actor.send({ type: 'ONLINE' });
+      break;
+  }
+  await flush();
+}
+
+/** What the reader sees and what the server receives match the model. */
+function check(h: H, state: ModelSnap) {
+  const m = state.context;
+  const { captures } = h.actor.getSnapshot().context;
+  expect(captures.map((c) => c.status)).toEqual(m.caps);
+  expect(captures.map((c) => c.id)).toEqual(m.caps.map((_, i) => keyOf(i)));
+  // the server's reason stays with a refused capture
+  for (const c of captures) expect(c.refusal).toEqual(c.status === 'refused' ? { code: REFUSAL.code, message: REFUSAL.message } : null);
+  // exactly the head of the queue is on the wire while sending, with its own key; nothing otherwise
+  if (state.value === 'sending') {
+    expect(h.calls.length).toBe(1);
+    expect((h.calls[0]!.input as Capture).id).toBe(keyOf(head(m)));
+    expect((h.calls[0]!.input as Capture).body.value).toBe(100 + head(m));
+  } else {
+    expect(h.calls.length).toBe(0);
+  }
+  // the device's copy holds every capture as shown (nothing is dropped)
+  if (m.caps.length) expect(h.persisted.at(-1)!.map((c) => [c.id, c.status])).toEqual(captures.map((c) => [c.id, c.status]));
+}
+
+const EVENTS = ['CAPTURE', 'UPLOAD_OK', 'UPLOAD_REFUSED', 'UPLOAD_FAILS', 'BACKOFF_ELAPSED', 'RETRY', 'GO_OFFLINE', 'GO_ONLINE'];
+
+describe('reader-sync machine against its model (issue 33 "Sync")', () => {
+  const testModel = createTestModel(model);
+  const paths = coveringPaths(testModel);
+
+  it('the paths take every state and transition of the model', () => {
+    expect(modelUncovered(model, paths)).toEqual({ states: [], transitions: [] });
+  });
+
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+    const h = start();
+    let last = model.getInitialSnapshot(undefined as never) as ModelSnap;
+    await path.test({
+      events: Object.fromEntries(EVENTS.map((t) => [t, () => drive(h, t, last)])) as never,
+      states: {
+        '*': (state) => {
+          last = state as ModelSnap;
+          check(h, last);
+        },
+      },
+    });
+    h.actor.stop();
+  });
+
+  it('a queue restored from the device: in capture order, a capture that was being sent is waiting again and goes first with its own key', async () => {
+    const { actors, calls } = controlledActors(['upload']);
+    const base = { orgId: 'o', taskId: 't', body: { value: 1, recordedAt: 1 }, attempts: 0, refusal: null };
+    const restored: Capture[] = [
+      { ...base, id: 'k-later-000', readingId: 'b', capturedAt: 20, status: 'waiting' },
+      { ...base, id: 'k-refused-0', readingId: 'c', capturedAt: 5, status: 'refused', refusal: { code: 'TASK_EXPORTED', message: 'This route task has been exported.' } },
+      { ...base, id: 'k-first-000', readingId: 'a', capturedAt: 10, status: 'sending' },
+    ];
+    const actor = createActor(readerSyncMachine.provide({ actors }), { input: { captures: restored, online: true } }).start();
+    await flush();
+    expect(actor.getSnapshot().context.captures.map((c) => [c.id, c.status])).toEqual([
+      ['k-refused-0', 'refused'],
+      ['k-first-000', 'sending'],
+      ['k-later-000', 'waiting'],
+    ]);
+    expect(calls.map((c) => (c.input as Capture).id)).toEqual(['k-first-000']);
+    actor.stop();
+  });
+
+  it('the paths went through every state and transition of the machine', () => {
+    expect(coverage.uncovered()).toEqual({ states: [], transitions: [] });
+  });
+});
