@@ -3,7 +3,7 @@ import type { ConversionConfig } from '../src/contract/sensor.schema';
 import { conversionParams, isFlow, isVolume, type ConversionParams } from './conversion';
 import type { Core } from './core';
 import { refConvert } from './reference/convert';
-import { DAY_MS, type DayUse, type Fill, type Forecast } from './reference/usage';
+import { DAY_MS, type DayUse, type Fill } from './reference/usage';
 
 export type { DayUse, Fill, Forecast } from './reference/usage';
 
@@ -54,24 +54,35 @@ export interface UsageDay extends DayUse {
   end: number;
 }
 
-export interface UsageForecast extends Forecast {
+export interface UsageForecast {
   /** What is forecast: the tank's empty level, its low alarm, a chosen level, full or its high alarm. */
   target: 'empty' | 'low' | 'level' | 'full' | 'high';
   /** The target in litres and in mm of displayed level. */
   volume: number;
   levelMm: number;
-  /** When it is reached (epoch ms) at the rate, early and late ends of the band; null when not forecast. */
+  /** Days until the target at the rolling rate, and the band's early and late ends; null when not forecast. */
+  days: number | null;
+  early: number | null;
+  late: number | null;
+  /** When (epoch ms) at the rate, early and late; null when not forecast. */
   at: number | null;
   earliest: number | null;
   latest: number | null;
+  /** Rolling use a day (l; negative when filling), its day-to-day spread, and the days it is drawn from. */
+  rate: number | null;
+  spread: number | null;
+  daysUsed: number;
 }
+
+/** A number for JSON: NaN and infinities are null. */
+const fin = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 export interface TankUsage {
   kind: 'volume';
   /** Load the measurements from here (the range, the forecast's 13 weeks and this month). */
   days: UsageDay[];
   fills: Fill[];
-  summary: { averageDaily: number | null; maxDaily: number | null; deliveries: number; delivered: number; lastFill: Fill | null; now: number | null; lastTime: number | null; sigma: number };
+  summary: { averageDaily: number | null; maxDaily: number | null; deliveries: number; delivered: number; lastFill: Fill | null; now: number | null; lastTime: number | null; sigma: number | null };
   forecasts: UsageForecast[];
 }
 
@@ -181,7 +192,20 @@ export function analyseUsage(
       const volume = volumeAt(p, t.levelMm);
       const f = core.forecast(r.days, 0, last, FORECAST_WINDOW_DAYS, FORECAST_MIN_DAYS, now, volume, FORECAST_Z);
       const when = (x: number) => (Number.isFinite(x) ? Math.round(lastTime + x * DAY_MS) : null);
-      forecasts.push({ ...f, target: t.target, volume, levelMm: t.levelMm, at: when(f.days), earliest: when(f.early), latest: when(f.late) });
+      forecasts.push({
+        target: t.target,
+        volume,
+        levelMm: t.levelMm,
+        days: fin(f.days),
+        early: fin(f.early),
+        late: fin(f.late),
+        at: when(f.days),
+        earliest: when(f.early),
+        latest: when(f.late),
+        rate: fin(f.rate),
+        spread: fin(f.spread),
+        daysUsed: f.daysUsed,
+      });
     }
   }
 
@@ -197,7 +221,7 @@ export function analyseUsage(
       lastFill: r.fills.at(-1) ?? null,
       now,
       lastTime,
-      sigma: r.sigma,
+      sigma: fin(r.sigma),
     },
     forecasts,
   };

@@ -9,6 +9,7 @@ import { inviteQuerySchema, inviteRequestSchema, inviteResponseSchema } from '..
 import { addSensorRequestSchema, addSensorResponseSchema, firmwareListSchema, fuelInstallResponseSchema, geocodeQuerySchema, geocodeResponseSchema, sensorListSchema, sensorResponseSchema, sensorUpdateRequestSchema, sensorUpdateResponseSchema, tankPresetListSchema } from '../../src/contract/sensor.schema';
 import { measurementErrorPageSchema, measurementErrorQuerySchema, measurementPageSchema, measurementQuerySchema } from '../../src/contract/measurement.schema';
 import { sensorListQuerySchema } from '../../src/contract/sensor-summary.schema';
+import { usageQuerySchema, usageSchema } from '../../src/contract/usage.schema';
 import { notificationListSchema } from '../../src/contract/notification.schema';
 import { integrationInputSchema, integrationListSchema, integrationQuerySchema, integrationSchema, testNotificationResultSchema, webhookEventSchema } from '../../src/contract/live.schema';
 import { webhookTestResultSchema } from '../../src/contract/webhook-test.schema';
@@ -71,6 +72,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /organisations/:orgId/sensors/:sensorId/fuel-install': { summary: 'The fuel installation record', tag: 'Sensors', response: fuelInstallResponseSchema },
   'GET /organisations/:orgId/sensors/:sensorId/fuel-install/photos/:photo': { summary: 'A fuel installation photo (image)', tag: 'Sensors' },
   'GET /organisations/:orgId/sensors/:sensorId/measurements': { summary: 'Measurements in a time range, paged by the `next` cursor', tag: 'Measurements', query: measurementQuerySchema, response: measurementPageSchema, access: MEMBERS },
+  'GET /organisations/:orgId/sensors/:sensorId/usage': { summary: 'Usage beyond the spec: a tank’s fills, daily use and forecasts (litres), or a weir’s or flume’s flow totals (m³), computed by the data core', tag: 'Measurements', query: usageQuerySchema, response: usageSchema, access: MEMBERS },
   'GET /admin/sensors/:sensorId/measurement-errors': { summary: 'A sensor’s measurement errors', tag: 'Measurements', query: measurementErrorQuerySchema, response: measurementErrorPageSchema, access: SITE_ADMINS },
   'GET /admin/firmware': { summary: 'Firmware versions', tag: 'Sensors', response: firmwareListSchema, access: SITE_ADMINS },
   'GET /admin/client-errors': { summary: 'Reported client errors', tag: 'Service', query: clientErrorQuerySchema, response: clientErrorPageSchema, access: SITE_ADMINS },

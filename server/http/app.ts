@@ -13,6 +13,7 @@ import { sensorRoutes } from '../gateway/sensors.routes';
 import { sensorSetupRoutes } from '../gateway/sensor-setup.routes';
 import { geocodeRoutes } from '../gateway/geocode.routes';
 import { measurementRoutes } from '../gateway/measurements.routes';
+import { usageRoutes } from '../gateway/usage.routes';
 import { notificationRoutes } from '../gateway/notifications.routes';
 import { adminRoutes } from '../gateway/admin.routes';
 import { downlinkTaskRoutes } from '../gateway/downlink-tasks.routes';
@@ -79,6 +80,7 @@ export function createApp(ctx: AppContext) {
   api.route('/', sensorSetupRoutes(ctx));
   api.route('/', geocodeRoutes(ctx));
   api.route('/', measurementRoutes(ctx));
+  api.route('/', usageRoutes(ctx)); // usage and forecast beyond the spec (issue 38)
   api.route('/', notificationRoutes(ctx));
   api.route('/', adminRoutes(ctx));
   api.route('/', adminClientErrorRoutes(ctx));
