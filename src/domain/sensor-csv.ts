@@ -16,8 +16,14 @@ const text = (value: string) => quote(neutraliseCell(value));
 const num = (value: string | undefined) => value ?? '';
 const fixed = (v: number | undefined | null, digits: number) => (v === undefined || v === null || !Number.isFinite(v) ? undefined : v.toFixed(digits));
 
+/** What a row of the CSV reads: a full record or the compact list's summary. */
+export type CsvSensor = Pick<Sensor, 'serial' | 'name' | 'latitude' | 'longitude' | 'conversionConfigs'> & {
+  displayInfo: Pick<Sensor['displayInfo'], 'offsetMeasurement' | 'minLevel' | 'maxLevel'>;
+  latestData: Pick<NonNullable<Sensor['latestData']>, 'lastMeasurement'> | null;
+};
+
 /** The organisation-level sensor CSV: serial, name, level percent, volume in litres, level in metres, lat and lng to 3 decimals. */
-export function sensorsCsv(sensors: readonly Sensor[]): string {
+export function sensorsCsv(sensors: readonly CsvSensor[]): string {
   const rows = sensors.map((s) => {
     const m = s.latestData?.lastMeasurement;
     const level = m ? levelMm(s, m.rawDistance) : undefined;

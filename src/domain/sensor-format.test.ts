@@ -22,8 +22,8 @@ describe('level display (monitoring-client 9: metres 3 decimals, inches 1 decima
     expect(latestLevelText({ ...sensor, latestData: null }, 'Metres')).toBeUndefined();
   });
   it('gives a percentage only when both display limits are set and differ', () => {
-    expect(levelPercent({ displayInfo: { minLevel: 0, maxLevel: 2000, referenceLines: [] } }, 500)).toBe(25);
-    expect(levelPercent({ displayInfo: { minLevel: 0, referenceLines: [] } }, 500)).toBeUndefined();
+    expect(levelPercent({ displayInfo: { minLevel: 0, maxLevel: 2000 } }, 500)).toBe(25);
+    expect(levelPercent({ displayInfo: { minLevel: 0 } }, 500)).toBeUndefined();
   });
 });
 

@@ -18,19 +18,19 @@ export function formatLevel(mm: number, unit: MeasurementUnit): string {
 }
 
 /** Level in mm of a raw distance: the offset minus the distance when an offset is set, else the distance. */
-export function levelMm(sensor: Pick<Sensor, 'displayInfo'>, rawDistance: number): number {
+export function levelMm(sensor: { displayInfo: Pick<Sensor['displayInfo'], 'offsetMeasurement'> }, rawDistance: number): number {
   const offset = sensor.displayInfo.offsetMeasurement;
   return offset === null || offset === undefined ? rawDistance : offset - rawDistance;
 }
 
 /** The latest measurement as the list and highlight pane show it, or undefined without one. */
-export function latestLevelText(sensor: Pick<Sensor, 'displayInfo' | 'latestData'>, unit: MeasurementUnit): string | undefined {
+export function latestLevelText(sensor: { displayInfo: Pick<Sensor['displayInfo'], 'offsetMeasurement'>; latestData: Pick<NonNullable<Sensor['latestData']>, 'lastMeasurement'> | null }, unit: MeasurementUnit): string | undefined {
   const m = sensor.latestData?.lastMeasurement;
   return m ? formatLevel(levelMm(sensor, m.rawDistance), unit) : undefined;
 }
 
 /** Level as a percentage of the display range, when both limits are set and differ. */
-export function levelPercent(sensor: Pick<Sensor, 'displayInfo'>, level: number): number | undefined {
+export function levelPercent(sensor: { displayInfo: Pick<Sensor['displayInfo'], 'minLevel' | 'maxLevel'> }, level: number): number | undefined {
   const { minLevel, maxLevel } = sensor.displayInfo;
   if (minLevel === null || minLevel === undefined || maxLevel === null || maxLevel === undefined || maxLevel === minLevel) return undefined;
   return ((level - minLevel) / (maxLevel - minLevel)) * 100;

@@ -28,7 +28,7 @@ export const STATUS_LABEL: Record<SensorStatus, string> = {
  * Display status: disabled if the scheduler is off; ok with no latest data; alert if an alert is
  * asserted; warning if offline is asserted or the battery is below 10 percent; otherwise ok.
  */
-export function displayStatus(sensor: Pick<Sensor, 'config' | 'latestData'>): SensorStatus {
+export function displayStatus(sensor: { config: Pick<Sensor['config'], 'schedulerEnabled'>; latestData: Pick<NonNullable<Sensor['latestData']>, 'alertAsserted' | 'offlineAsserted' | 'battery'> | null }): SensorStatus {
   if (!sensor.config.schedulerEnabled) return SENSOR_STATUS.DISABLED;
   const d = sensor.latestData;
   if (!d) return SENSOR_STATUS.OK;
