@@ -6,7 +6,7 @@ import { latestLevelText } from './sensor-format';
 import { sensorsCsv } from './sensor-csv';
 
 const at = fieldPositions(SUMMARY_FIELDS);
-const good = ['id-1', 'A1B2C3D4', 'Main Reservoir', -41.2, 174.8, true, 1700000000000, false, false, 80, 1699999990000, 1200, 3000, 0, 2000, { type: 'VOLUME_CYLINDER', diameter: 2 }];
+const good: unknown[] = ['id-1', 'A1B2C3D4', 'Main Reservoir', -41.2, 174.8, true, 1700000000000, false, false, 80, 1699999990000, 1200, 3000, 0, 2000, { type: 'VOLUME_CYLINDER', diameter: 2 }];
 
 describe('the compact list row (monitoring-client 2.4 at a fleet size; issue 36 item 12)', () => {
   it('reads a row into the parts of a sensor the list, status and CSV use', () => {
