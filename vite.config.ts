@@ -18,7 +18,7 @@ export default defineConfig({
   // shown to site admins in the profile menu
   define: { __BUILD_DATE__: JSON.stringify(new Date().toISOString()) },
   worker: { format: 'es', plugins: () => [wasm()] },
-  build: { target: 'es2022', outDir: process.env.VITE_OUT_DIR ?? 'dist', sourcemap: true, chunkSizeWarningLimit: 4000 },
+  build: { target: 'es2022', outDir: process.env.VITE_OUT_DIR ?? 'dist', sourcemap: true},
   server: {
     proxy: {
       '/api': backend,

@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { DEFAULT_MESSAGE, NETWORK_MESSAGE, isNetworkError } from '../src/domain/messages';
-import { SIGN_UP_MESSAGES, checkAccountStep, checkClaimStep, checkCredentialsStep, type SignUpErrorCode as SignupErrorCodeLike } from '../src/domain/sign-up-rules';
+import { SIGN_UP_MESSAGES, checkAccountStep, checkClaimStep, type SignUpErrorCode as SignupErrorCodeLike } from '../src/domain/sign-up-rules';
+import { checkCredentialsStep } from '../src/domain/sign-up-password';
 import { claimFailure, type ClaimInput } from './claim-form.machine';
 
 /**

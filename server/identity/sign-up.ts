@@ -1,5 +1,6 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { SIGN_UP_MESSAGES, checkClaimStep, checkSignUp, type SignUpErrorCode } from '../../src/domain/sign-up-rules';
+import { SIGN_UP_MESSAGES, checkClaimStep, type SignUpErrorCode } from '../../src/domain/sign-up-rules';
+import { checkSignUp } from '../../src/domain/sign-up-password';
 import { one, type Queryable } from '../db/db';
 import { queueEmail } from './mail';
 import { HttpError, badRequest } from '../http/errors';

@@ -1,14 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Center, Loader } from '@mantine/core';
 import { createBrowserRouter, Navigate, Outlet } from 'react-router-dom';
-import { AcceptPage } from '../features/auth/accept-page';
-import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
 import { LoginPage } from '../features/auth/login-page';
-import { VerifyEmailPage } from '../features/auth/verify-email-page';
-import { NotificationsPage } from '../features/notifications/notifications-page';
-import { ClientErrorsPage } from '../features/client-errors/client-errors-page';
-import { SignupPage } from '../features/signup/signup-page';
-import { OrgSettingsPage } from '../features/org-settings/settings-frame';
 import { useAuthRef } from './auth-context';
 import { useConfig } from './config-context';
 import { AuthLayout } from './frame/auth-layout';
@@ -18,11 +11,21 @@ import { supportHref } from './links';
 import { DefaultSectionRedirect, OrgLayout, RequireMeterReading, SectionPage } from './org-layout';
 import { DefaultOrgRedirect, OrgsGate } from './organisations';
 import { RouteErrorPage } from './pages/status-pages';
-import { UserSettings, UserSettingsArea } from './user-settings-area';
-import { ApiDocsPage } from '../features/api-docs/api-docs-page';
 
-// The sensors area carries the chart (uPlot, the data worker) and the map (maplibre): it loads
-// on first visit so the sign-in pages stay small.
+// Every page but the sign-in page loads on first visit (the sign-in page is where a signed-out
+// visitor lands, so it comes with the app rather than one round trip later): the sensors area
+// carries the chart (uPlot, the data worker), the map area maplibre and deck.gl, the sign-up
+// wizard the common-password list; none of it is fetched by a visitor who only signs in.
+const AcceptPage = lazy(() => import('../features/auth/accept-page').then((m) => ({ default: m.AcceptPage })));
+const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })));
+const VerifyEmailPage = lazy(() => import('../features/auth/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })));
+const SignupPage = lazy(() => import('../features/signup/signup-page').then((m) => ({ default: m.SignupPage })));
+const NotificationsPage = lazy(() => import('../features/notifications/notifications-page').then((m) => ({ default: m.NotificationsPage })));
+const ClientErrorsPage = lazy(() => import('../features/client-errors/client-errors-page').then((m) => ({ default: m.ClientErrorsPage })));
+const OrgSettingsPage = lazy(() => import('../features/org-settings/settings-frame').then((m) => ({ default: m.OrgSettingsPage })));
+const ApiDocsPage = lazy(() => import('../features/api-docs/api-docs-page').then((m) => ({ default: m.ApiDocsPage })));
+const UserSettingsArea = lazy(() => import('./user-settings-area').then((m) => ({ default: m.UserSettingsArea })));
+const UserSettings = lazy(() => import('./user-settings-area').then((m) => ({ default: m.UserSettings })));
 const SensorsArea = lazy(() => import('./sensors-area').then((m) => ({ default: m.SensorsArea })));
 const MapArea = lazy(() => import('./map-area').then((m) => ({ default: m.MapArea })));
 const ServiceRoutes = lazy(() => import('./service-routes-area').then((m) => ({ default: m.ServiceRoutes })));
@@ -40,12 +43,12 @@ const Lazy = ({ children }: { children: ReactNode }) => (
 
 // The pages take the auth machine as a prop: features do not import the app.
 const Login = () => <LoginPage auth={useAuthRef()} />;
-const ForgotPassword = () => <ForgotPasswordPage auth={useAuthRef()} />;
-const Accept = () => <AcceptPage auth={useAuthRef()} />;
-const Signup = () => <SignupPage auth={useAuthRef()} supportHref={supportHref(useConfig())} />;
+const ForgotPassword = () => <Lazy><ForgotPasswordPage auth={useAuthRef()} /></Lazy>;
+const Accept = () => <Lazy><AcceptPage auth={useAuthRef()} /></Lazy>;
+const Signup = () => <Lazy><SignupPage auth={useAuthRef()} supportHref={supportHref(useConfig())} /></Lazy>;
 function VerifyEmail() {
   const auth = useAuthRef();
-  return <VerifyEmailPage onVerified={() => auth.send({ type: 'REFRESH_USER' })} />;
+  return <Lazy><VerifyEmailPage onVerified={() => auth.send({ type: 'REFRESH_USER' })} /></Lazy>;
 }
 
 const boundary = { errorElement: <RouteErrorPage /> };
@@ -59,7 +62,7 @@ export function createAppRouter() {
       children: [
         { path: '/', element: <Landing />, ...boundary },
         // the gateway's API documentation (linked from the Integration settings): public, like the document
-        { element: <PlainLayout />, ...boundary, children: [{ path: 'api-docs', element: <ApiDocsPage />, ...boundary }] },
+        { element: <PlainLayout />, ...boundary, children: [{ path: 'api-docs', element: <Lazy><ApiDocsPage /></Lazy>, ...boundary }] },
         {
           element: <SignedOutOnly />,
           ...boundary,
@@ -88,11 +91,11 @@ export function createAppRouter() {
               ...boundary,
               children: [
                 {
-                  element: <UserSettingsArea />,
+                  element: <Lazy><UserSettingsArea /></Lazy>,
                   ...boundary,
                   children: [
                     { index: true, element: <Navigate to="account" replace /> },
-                    { path: ':section/*', element: <UserSettings />, ...boundary },
+                    { path: ':section/*', element: <Lazy><UserSettings /></Lazy>, ...boundary },
                   ],
                 },
               ],
@@ -113,11 +116,11 @@ export function createAppRouter() {
                     { path: 'map/:serial?', element: <SectionPage section="map"><Lazy><MapArea /></Lazy></SectionPage>, ...boundary },
                     // meter-reading organisations only (organisation-and-routes 2.4); others go to /
                     { path: 'service-routes/*', element: <RequireMeterReading><SectionPage section="service-routes"><Lazy><ServiceRoutes /></Lazy></SectionPage></RequireMeterReading>, ...boundary },
-                    { path: 'notifications', element: <SectionPage section="notifications"><NotificationsPage /></SectionPage>, ...boundary },
+                    { path: 'notifications', element: <SectionPage section="notifications"><Lazy><NotificationsPage /></Lazy></SectionPage>, ...boundary },
                     // every role, meter readers included: they see settings without action controls (organisation-and-routes 1, 6)
-                    { path: 'settings/*', element: <OrgSettingsPage />, ...boundary },
+                    { path: 'settings/*', element: <Lazy><OrgSettingsPage /></Lazy>, ...boundary },
                     // site admins: client error reports (monitoring-client 9), from the profile menu
-                    { path: 'client-errors', element: <ClientErrorsPage />, ...boundary },
+                    { path: 'client-errors', element: <Lazy><ClientErrorsPage /></Lazy>, ...boundary },
                     // anything unknown: the default section.
                     { path: '*', element: <DefaultSectionRedirect /> },
                   ],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COMMON_PASSWORD_MESSAGE, CONTROL_CHARACTER_MESSAGE, meetsPasswordPolicy, passwordFormMessage, passwordPolicyViolation, passwordProblems } from './password-policy';
-import { checkPassword } from './sign-up-rules';
+import { checkPassword } from './sign-up-password';
 
 // organisation-and-routes 5 / 9: at least 8 characters with lowercase, uppercase, numeric and symbol.
 describe('password policy', () => {

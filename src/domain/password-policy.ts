@@ -1,4 +1,7 @@
 import { isCommonPassword } from './common-passwords';
+import { COMMON_PASSWORD_MESSAGE, CONTROL_CHARACTER_MESSAGE, PASSWORD_POLICY_MESSAGE } from './password-messages';
+
+export { COMMON_PASSWORD_MESSAGE, CONTROL_CHARACTER_MESSAGE, PASSWORD_POLICY_MESSAGE };
 
 /**
  * The password policy of sign-up, settings and the identity service (spec: at least 8 characters
@@ -31,11 +34,6 @@ export function passwordProblems(password: string): PasswordProblem[] {
 
 export const meetsPasswordPolicy = (password: string) => passwordProblems(password).length === 0;
 
-/** What a form shows under the password field when the policy is not met. */
-export const PASSWORD_POLICY_MESSAGE =
-  'Password must be at least 8 characters long and contain lowercase, uppercase, numeric and symbol characters.';
-export const COMMON_PASSWORD_MESSAGE = 'This password is too common and easy to guess. Please choose another.';
-export const CONTROL_CHARACTER_MESSAGE = 'Password must not contain control characters.';
 
 /** The form message for a password, or null when it is fine: the same rule the server applies. */
 export function passwordFormMessage(password: string): string | null {

@@ -4,16 +4,14 @@ import {
   checkAccountStep,
   checkClaimCode,
   checkClaimStep,
-  checkCredentialsStep,
   checkEmail,
   checkEmailConfirmation,
   checkName,
   checkOrganisationName,
-  checkPassword,
   checkPasswordConfirmation,
   checkSerial,
-  checkSignUp,
 } from './sign-up-rules';
+import { checkCredentialsStep, checkPassword, checkSignUp } from './sign-up-password';
 
 const codeOf = (r: { ok: boolean; error?: { code: string } }) => (r.ok ? 'OK' : r.error?.code);
 

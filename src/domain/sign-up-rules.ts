@@ -1,4 +1,4 @@
-import { PASSWORD_POLICY_MESSAGE, passwordFormMessage } from './password-policy';
+import { PASSWORD_POLICY_MESSAGE } from './password-messages';
 
 /**
  * The sign-up checks of the spec (monitoring-client 5, organisation-and-routes 5), each returning
@@ -46,8 +46,8 @@ export const SIGN_UP_MESSAGES = {
   orgNameLetter: 'Must contain at least 1 letter',
 } as const;
 
-const ok = (value: string): RuleResult => ({ ok: true, value });
-const fail = (code: SignUpErrorCode, message: string): RuleResult => ({ ok: false, error: { code, message } });
+export const ok = (value: string): RuleResult => ({ ok: true, value });
+export const fail = (code: SignUpErrorCode, message: string): RuleResult => ({ ok: false, error: { code, message } });
 
 const SERIAL = /^(?:[0-9A-F]{6}|[0-9A-F]{8})$/;
 const CLAIM_CODE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -88,13 +88,6 @@ export function checkEmailConfirmation(email: string, confirmation: string): Rul
     : fail('INVALID_EMAIL_CONFIRMATION', SIGN_UP_MESSAGES.emailConfirmation);
 }
 
-/** Password: present and meeting the policy (never trimmed: spaces are part of a password). */
-export function checkPassword(password: string): RuleResult {
-  if (!password) return fail('INVALID_PASSWORD', SIGN_UP_MESSAGES.passwordRequired);
-  const message = passwordFormMessage(password);
-  return message ? fail('INVALID_PASSWORD', message) : ok(password);
-}
-
 export function checkPasswordConfirmation(password: string, confirmation: string): RuleResult {
   return password === confirmation ? ok(confirmation) : fail('INVALID_PASSWORD_CONFIRMATION', SIGN_UP_MESSAGES.passwordConfirmation);
 }
@@ -117,7 +110,7 @@ export function checkOrganisationName(raw: string): RuleResult {
 }
 
 /** Runs checks in order and returns the first failure, or every normalised value. */
-function firstFailure<K extends string>(checks: [K, () => RuleResult][]): { ok: true; value: Record<K, string> } | { ok: false; error: RuleError } {
+export function firstFailure<K extends string>(checks: [K, () => RuleResult][]): { ok: true; value: Record<K, string> } | { ok: false; error: RuleError } {
   const value = {} as Record<K, string>;
   for (const [key, check] of checks) {
     const result = check();
@@ -139,24 +132,4 @@ export const checkAccountStep = (input: { name: string; organisationName: string
   firstFailure<'name' | 'organisationName'>([
     ['name', () => checkName(input.name)],
     ['organisationName', () => checkOrganisationName(input.organisationName)],
-  ]);
-
-/** Wizard step 3: email, confirm email, password, confirm password. */
-export const checkCredentialsStep = (input: { email: string; confirmEmail: string; password: string; confirmPassword: string }) =>
-  firstFailure<'email' | 'confirmEmail' | 'password' | 'confirmPassword'>([
-    ['email', () => checkEmail(input.email)],
-    ['confirmEmail', () => checkEmailConfirmation(input.email, input.confirmEmail)],
-    ['password', () => checkPassword(input.password)],
-    ['confirmPassword', () => checkPasswordConfirmation(input.password, input.confirmPassword)],
-  ]);
-
-/** The server's check of a whole POST /signup body, in the wizard's order. */
-export const checkSignUp = (input: { serial: string; claimCode: string; name: string; organisationName: string; email: string; password: string }) =>
-  firstFailure<'serial' | 'claimCode' | 'name' | 'organisationName' | 'email' | 'password'>([
-    ['serial', () => checkSerial(input.serial)],
-    ['claimCode', () => checkClaimCode(input.claimCode)],
-    ['name', () => checkName(input.name)],
-    ['organisationName', () => checkOrganisationName(input.organisationName)],
-    ['email', () => checkEmail(input.email)],
-    ['password', () => checkPassword(input.password)],
   ]);

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
-import { PASSWORD_POLICY_MESSAGE } from '../../domain/password-policy';
+import { PASSWORD_POLICY_MESSAGE } from '../../domain/password-messages';
 import { FormCard } from './form-card';
 
 /** A new password and its confirmation: the forced new-password form, the reset's second step and /accept share it. */

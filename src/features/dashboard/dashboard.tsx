@@ -6,7 +6,7 @@ import type { TimeDisplay } from '../../domain/time-format';
 import { PaneBoundary } from './error-boundary';
 import { HighlightPane } from './highlight-pane';
 import { SensorInfoTable } from './sensor-info-table';
-import { SensorMap } from '../../shared/sensor-map';
+import { SensorMap } from '../../shared/lazy-maps';
 import { StatusAlerts } from './status-alerts';
 
 interface DashboardProps {

@@ -6,7 +6,7 @@ import type { Sensor } from '../../contract/sensor.schema';
 import { isMappable, needsZoomIn } from '../../domain/map-view';
 import { displayStatus } from '../../domain/sensor-status';
 import type { TimeDisplay } from '../../domain/time-format';
-import { FleetMap } from '../../shared/fleet-map';
+import { FleetMap } from '../../shared/lazy-maps';
 import type { MapPoint } from '../../shared/sensor-layers';
 import type { ClientConfig } from '../../shared/session';
 import { MapSensorList } from './map-sensor-list';

@@ -7,7 +7,7 @@ import { moveSensorMachine } from '../../../machines/move-sensor.machine';
 import { sensorUpdateResponseSchema } from '../../contract/sensor.schema';
 import { positionText, wrapLongitude } from '../../domain/location';
 import { api } from '../../shared/api';
-import { SensorMap } from '../../shared/sensor-map';
+import { SensorMap } from '../../shared/lazy-maps';
 import type { SectionProps } from './section-types';
 import { addressSearch } from './address-search';
 import { NOTICE_MS } from './use-section-save';

@@ -1,0 +1,36 @@
+import { lazy, Suspense, type ComponentProps } from 'react';
+import { Box, Center, Loader } from '@mantine/core';
+
+// maplibre-gl and deck.gl (about 1.1 MB before compression) load when a map is first on screen,
+// not with the page that holds it: the dashboard's mini-map, the location settings and the map page
+// each show this placeholder, of the map's own size, for the moment it takes.
+const SensorMapNow = lazy(() => import('./sensor-map').then((m) => ({ default: m.SensorMap })));
+const FleetMapNow = lazy(() => import('./fleet-map').then((m) => ({ default: m.FleetMap })));
+
+function Waiting({ height }: { height?: number }) {
+  return (
+    <Box h="100%" mih={height} bg="var(--tw-page-bg)" style={{ borderRadius: 'var(--mantine-radius-lg)' }}>
+      <Center h="100%" mih={height}>
+        <Loader size="sm" aria-label="Loading the map" />
+      </Center>
+    </Box>
+  );
+}
+
+/** SensorMap (sensor-map.tsx), loaded when first drawn. */
+export function SensorMap(props: ComponentProps<typeof SensorMapNow>) {
+  return (
+    <Suspense fallback={<Waiting height={props.height ?? 240} />}>
+      <SensorMapNow {...props} />
+    </Suspense>
+  );
+}
+
+/** FleetMap (fleet-map.tsx), loaded when first drawn. */
+export function FleetMap(props: ComponentProps<typeof FleetMapNow>) {
+  return (
+    <Suspense fallback={<Waiting />}>
+      <FleetMapNow {...props} />
+    </Suspense>
+  );
+}
