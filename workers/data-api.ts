@@ -1,5 +1,6 @@
 import type { ConversionConfig } from '../src/contract/sensor.schema';
 import type { ExportFile, ExportReading, ExportTask } from '../wasm-core/council-file';
+import type { Usage } from '../wasm-core/usage';
 import type { RouteFile, RouteFilesResult, RouteImportOptions } from './route-import';
 import type { SpecialFile, SpecialFilesResult } from './special-route-import';
 
@@ -70,6 +71,21 @@ export interface ExportRequest extends SeriesTarget {
   serial?: string;
 }
 
+/** Usage of a sensor over a range (issue 38): the worker fetches the 13 weeks before it too. */
+export interface UsageRequest extends SeriesTarget {
+  startTime: number;
+  endTime: number;
+  timeZone: string;
+  offsetMm: number | null;
+  conversionConfigs: ConversionConfig[];
+  alarms: Record<string, { type: string; threshold: number; enabled: boolean }>;
+  maxLevel?: number | null;
+  /** A level (mm of displayed level) to forecast besides empty and the alarm thresholds. */
+  levelMm?: number;
+}
+
+export type UsageResult = Usage | { kind: 'none' };
+
 /** One task's readings to a council download (organisation-and-routes 7.3); times in the organisation's zone. */
 export interface TaskExportRequest {
   task: ExportTask;
@@ -97,6 +113,8 @@ export interface DataWorkerApi {
   /** CSV of the full-resolution range, formatted in the worker. */
   exportCsv(req: ExportRequest): Promise<{ filename: string; csv: string }>;
   clear(target?: SeriesTarget): void;
+  /** Fills, daily use and forecasts of a tank, or flow totals, computed by the core from the held store (missing chunks fetched first). */
+  usage(req: UsageRequest): Promise<UsageResult>;
   // ---- meter-reading service routes (issue 14): files parsed and formatted off the main thread
   /** Council .txt (16 fields) / .asc (18 fields) files to import payloads, one per file; `payloads` is empty when any file has a problem. */
   parseRouteFiles(files: RouteFile[], opts: RouteImportOptions): Promise<RouteFilesResult>;

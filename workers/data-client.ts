@@ -31,6 +31,11 @@ export function createDataWorker(opts: { apiBase: string; getIdToken: () => Prom
     view: (req) => remote.view(req),
     exportCsv: (req) => remote.exportCsv(req),
     clear: (target) => void remote.clear(target),
+    async usage(req) {
+      const token = opts.heldIdToken?.() ?? (await opts.getIdToken());
+      void remote.configure({ apiBase: opts.apiBase, token: token ?? '' });
+      return remote.usage(req);
+    },
     parseRouteFiles: (files, o) => remote.parseRouteFiles(files, o),
     parseSpecialRouteFiles: (files, o) => remote.parseSpecialRouteFiles(files, o),
     formatResultsFile: (req) => remote.formatResultsFile(req),

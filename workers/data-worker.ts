@@ -2,9 +2,10 @@ import type { Core } from '../wasm-core/core';
 import { conversionParams } from '../wasm-core/conversion';
 import { buildExceptionsFile, buildMultiTaskCsv, buildResultsFile, buildSelectionCsv, type ExportFile } from '../wasm-core/council-file';
 import { buildCsv } from '../wasm-core/csv-file';
+import { analyseUsage, usageLoadStart } from '../wasm-core/usage';
 import { toEvict } from './cache-policy';
 import { planChunks, runGrouped } from './chunk-plan';
-import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, LoadResult, MultiTaskExportRequest, SeriesTarget, TaskExportRequest, ViewRequest, ViewResult } from './data-api';
+import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, LoadResult, MultiTaskExportRequest, SeriesTarget, TaskExportRequest, UsageRequest, UsageResult, ViewRequest, ViewResult } from './data-api';
 import { fetchChunk } from './measurement-fetch';
 import { parseRouteFiles, type RouteFile, type RouteFilesResult, type RouteImportOptions } from './route-import';
 import { parseSpecialRouteFiles, type SpecialFile, type SpecialFilesResult } from './special-route-import';
@@ -197,6 +198,37 @@ export class DataWorker implements DataWorkerApi {
     } finally {
       if (!e) this.deps.core.freeStore(store);
     }
+  }
+
+  /**
+   * Usage over [startTime, endTime] (issue 38). The analysis needs the 13 weeks before the range
+   * and the month so far: chunks of that not yet held are fetched here, beside the chart's load
+   * (which this neither replaces nor aborts), then the core analyses the store in place.
+   */
+  async usage(req: UsageRequest): Promise<UsageResult> {
+    if (!finite(req.startTime) || !finite(req.endTime) || req.endTime < req.startTime) throw new Error('startTime and endTime must be epoch milliseconds, in order.');
+    if (!req.conversionConfigs.length) return { kind: 'none' };
+    if (!this.token || !this.apiBase) throw new Error(NOT_LOGGED_IN);
+    const from = usageLoadStart(req.timeZone, req.startTime, req.endTime);
+    const key = keyOf(req);
+    const e = this.entry(req, true)!;
+    const fetchedAt = this.now();
+    const todo = planChunks(from, req.endTime).filter((c) => !this.isSettled(e, c.startTime, c.endTime));
+    const ctx = { apiBase: this.apiBase, token: this.token, fetch: this.fetch, signal: new AbortController().signal };
+    await runGrouped(todo, async (range) => {
+      await fetchChunk(ctx, req, range, (page) => {
+        if (this.entries.get(key) === e) this.deps.core.merge(e.store, page.time, page.rawDistance);
+      });
+      e.loaded.push([range.startTime, range.endTime, fetchedAt]);
+    });
+    if (this.entries.get(key) !== e) throw new DOMException('The sensor was cleared during the usage load.', 'AbortError');
+    const core = this.deps.core;
+    const lo = core.lowerBound(e.store, from);
+    const hi = core.upperBound(e.store, req.endTime);
+    const sensor = { offsetMeasurement: req.offsetMm, conversionConfigs: req.conversionConfigs, alarms: req.alarms, maxLevel: req.maxLevel ?? null };
+    const out = analyseUsage(core, sensor, { store: e.store, from: lo, count: hi - lo }, { timeZone: req.timeZone, startTime: req.startTime, endTime: req.endTime, levelMm: req.levelMm }) ?? { kind: 'none' as const };
+    this.enforceCaps();
+    return out;
   }
 
   async parseRouteFiles(files: RouteFile[], opts: RouteImportOptions): Promise<RouteFilesResult> {

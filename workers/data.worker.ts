@@ -2,7 +2,7 @@
 import '../src/contract/csp-safe-zod'; // first: before any schema parses (see the file)
 import * as Comlink from 'comlink';
 import { loadCore } from '../wasm-core/core';
-import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, MultiTaskExportRequest, RouteFile, RouteImportOptions, SeriesTarget, SpecialFile, TaskExportRequest, ViewRequest } from './data-api';
+import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, MultiTaskExportRequest, RouteFile, RouteImportOptions, SeriesTarget, SpecialFile, TaskExportRequest, UsageRequest, ViewRequest } from './data-api';
 import { DataWorker } from './data-worker';
 
 // The data worker: fetches, parses and stores measurements in the WASM core, off the main thread.
@@ -31,6 +31,9 @@ const api: DataWorkerApi = {
   },
   async clear(target?: SeriesTarget) {
     (await ready).clear(target);
+  },
+  async usage(req: UsageRequest) {
+    return (await ready).usage(req);
   },
   async parseRouteFiles(files: RouteFile[], opts: RouteImportOptions) {
     return (await ready).parseRouteFiles(files, opts);

@@ -13,6 +13,7 @@ import { ChartToolbar } from './chart-toolbar';
 import { ChartBody, ChartProgress } from './chart-body';
 import { ExportModal } from './export-modal';
 import { viewerTimeZone } from './chart-reading';
+import { UsagePane } from './usage-pane';
 
 export interface ChartPaneProps {
   sensor: Sensor;
@@ -91,45 +92,49 @@ function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
   );
 
   return (
-    <Paper withBorder p="md" radius="md" data-testid="chart-pane" data-status={status} data-mode={c.dataMode} data-view-mode={c.viewMode} data-guides={guides.map((g) => g.label).join('|')}>
-      <Stack gap="sm">
-        <ChartToolbar
-          preset={c.preset}
-          range={c.range}
-          timeZone={org.locale.timezone}
-          now={now}
-          modes={c.modes}
-          dataMode={c.dataMode}
-          viewMode={c.viewMode}
-          liveModeFeature={org.features.liveMode}
-          yZoom={c.yZoom}
-          zoomed={c.zoom !== null}
-          canExport={exportIdle && status === 'ready'}
-          busy={status === 'loading' || status === 'drawing'}
-          send={actor.send}
-          onExportClick={openExport}
-        />
-        <ChartBody
-          height={height}
-          status={status}
-          context={c}
-          showsProgress={loading}
-          progress={progress}
-          guides={guides}
-          unit={unitOf(c.dataMode, unit)}
-          axisLabel={axisLabel(c.dataMode, unit, sensor)}
-          decimals={decimalsOf(c.dataMode, unit, sensor)}
-          timeZone={shownZone}
-          orgTimeZone={org.locale.timezone}
-          viewerTimeZone={viewerZone}
-          zone={zone}
-          display={display}
-          canExport={exportIdle && status === 'ready'}
-          onExportClick={openExport}
-          send={actor.send}
-        />
-      </Stack>
-      <ExportModal opened={exportOpen} timeZone={org.locale.timezone} range={exportRange} onClose={closeExport} onExport={exportAs} />
-    </Paper>
+    <Stack gap="md">
+      <Paper withBorder p="md" radius="md" data-testid="chart-pane" data-status={status} data-mode={c.dataMode} data-view-mode={c.viewMode} data-guides={guides.map((g) => g.label).join('|')}>
+        <Stack gap="sm">
+          <ChartToolbar
+            preset={c.preset}
+            range={c.range}
+            timeZone={org.locale.timezone}
+            now={now}
+            modes={c.modes}
+            dataMode={c.dataMode}
+            viewMode={c.viewMode}
+            liveModeFeature={org.features.liveMode}
+            yZoom={c.yZoom}
+            zoomed={c.zoom !== null}
+            canExport={exportIdle && status === 'ready'}
+            busy={status === 'loading' || status === 'drawing'}
+            send={actor.send}
+            onExportClick={openExport}
+          />
+          <ChartBody
+            height={height}
+            status={status}
+            context={c}
+            showsProgress={loading}
+            progress={progress}
+            guides={guides}
+            unit={unitOf(c.dataMode, unit)}
+            axisLabel={axisLabel(c.dataMode, unit, sensor)}
+            decimals={decimalsOf(c.dataMode, unit, sensor)}
+            timeZone={shownZone}
+            orgTimeZone={org.locale.timezone}
+            viewerTimeZone={viewerZone}
+            zone={zone}
+            display={display}
+            canExport={exportIdle && status === 'ready'}
+            onExportClick={openExport}
+            send={actor.send}
+          />
+        </Stack>
+        <ExportModal opened={exportOpen} timeZone={org.locale.timezone} range={exportRange} onClose={closeExport} onExport={exportAs} />
+      </Paper>
+      {/* usage beyond the spec (issue 38), for sensors with a volume or flow conversion */}
+      <UsagePane sensor={sensor} org={org} range={c.range} ready={status === 'ready' || status === 'empty'} />
+    </Stack>
   );
 }

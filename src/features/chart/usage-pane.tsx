@@ -1,0 +1,132 @@
+import { useEffect, useState } from 'react';
+import { Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import type { Organisation } from '../../contract/organisation.schema';
+import type { Sensor } from '../../contract/sensor.schema';
+import { aboutDays, bandDays, formatCubicMetres, formatLitres, shortDate } from '../../domain/usage-format';
+import type { UsageResult } from '../../../workers/data-api';
+import { chartWorker } from './chart-worker';
+
+interface UsagePaneProps {
+  sensor: Sensor;
+  org: Organisation;
+  /** The chart's chosen range (epoch ms). */
+  range: { start: number; end: number };
+  /** Computed once the chart's own load has settled, so the two do not fetch the same chunks. */
+  ready: boolean;
+}
+
+function Figure({ label, value, hint, testId }: { label: string; value: string; hint?: string | null; testId?: string }) {
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700} lts={0.5}>
+        {label}
+      </Text>
+      <Text fw={700} fz="lg" data-testid={testId}>
+        {value}
+      </Text>
+      {hint && (
+        <Text size="xs" c="dimmed">
+          {hint}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * Usage beyond the spec (issue 38): a tank's daily use, fills and days until empty, or a weir's
+ * or flume's totals, computed by the core in the data worker; every member sees it.
+ */
+export function UsagePane({ sensor, org, range, ready }: UsagePaneProps) {
+  const [usage, setUsage] = useState<UsageResult | null>(null);
+  const [failed, setFailed] = useState(false);
+  const tz = org.locale.timezone;
+  const conversion = sensor.conversionConfigs[0];
+  useEffect(() => {
+    if (!ready || !conversion) return;
+    let live = true;
+    chartWorker()
+      .usage({
+        orgId: org.id,
+        sensorId: sensor.id,
+        startTime: range.start,
+        endTime: range.end,
+        timeZone: tz,
+        offsetMm: sensor.displayInfo.offsetMeasurement ?? null,
+        conversionConfigs: sensor.conversionConfigs,
+        alarms: sensor.alarms,
+        maxLevel: sensor.displayInfo.maxLevel ?? null,
+      })
+      .then((u) => {
+        if (!live) return;
+        setUsage(u);
+        setFailed(false);
+      })
+      .catch(() => live && setFailed(true));
+    return () => {
+      live = false;
+    };
+  }, [ready, conversion, org.id, sensor, range.start, range.end, tz]);
+
+  if (!conversion || !usage || usage.kind === 'none') {
+    return failed ? (
+      <Paper withBorder radius="md" p="md" data-testid="usage-pane" data-state="failed">
+        <Text size="sm" c="dimmed">
+          Usage could not be worked out for this range.
+        </Text>
+      </Paper>
+    ) : null;
+  }
+
+  if (usage.kind === 'flow') {
+    return (
+      <Paper withBorder radius="md" p="md" data-testid="usage-pane" data-kind="flow">
+        <Text size="xs" tt="uppercase" fw={700} c="dimmed" lts={0.5} mb="sm">
+          Flow totals
+        </Text>
+        <SimpleGrid cols={{ base: 1, xs: 3 }}>
+          <Figure label="Today" value={formatCubicMetres(usage.summary.today)} testId="usage-today" />
+          <Figure label="This month" value={formatCubicMetres(usage.summary.thisMonth)} testId="usage-month" />
+          <Figure label="Chosen range" value={formatCubicMetres(usage.summary.range)} testId="usage-range" />
+        </SimpleGrid>
+      </Paper>
+    );
+  }
+
+  const { summary } = usage;
+  const empty = usage.forecasts.find((f) => f.target === 'empty');
+  const low = usage.forecasts.find((f) => f.target === 'low');
+  const full = usage.forecasts.find((f) => (f.target === 'high' || f.target === 'full') && f.days !== null);
+  const filling = (empty?.rate ?? 0) < 0;
+  const main = filling ? full : empty;
+  const mainText = main && main.days !== null && main.at !== null ? `${aboutDays(main.days)} (${shortDate(main.at, tz)})` : 'Not enough history';
+  const band = main ? bandDays(main.early, main.late) : null;
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="usage-pane" data-kind="volume">
+      <Group justify="space-between" mb="sm">
+        <Text size="xs" tt="uppercase" fw={700} c="dimmed" lts={0.5}>
+          Usage
+        </Text>
+        <Text size="xs" c="dimmed">
+          from {main?.daysUsed ?? 0} days of use
+        </Text>
+      </Group>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+        <Figure label={filling ? 'Until full' : 'Until empty'} value={mainText} hint={band ? `likely ${band}` : null} testId="usage-days" />
+        <Figure label="Average daily use" value={formatLitres(summary.averageDaily)} hint={`max ${formatLitres(summary.maxDaily)}`} testId="usage-average" />
+        <Figure
+          label="Last fill"
+          value={summary.lastFill ? formatLitres(summary.lastFill.volume) : 'None seen'}
+          hint={summary.lastFill ? shortDate(summary.lastFill.start, tz) : null}
+          testId="usage-last-fill"
+        />
+        <Figure label="Deliveries in range" value={String(summary.deliveries)} hint={summary.deliveries ? formatLitres(summary.delivered) : null} testId="usage-deliveries" />
+      </SimpleGrid>
+      {low && low.days !== null && low.at !== null && !filling && (
+        <Text size="sm" mt="sm" data-testid="usage-low">
+          Low alarm level in {aboutDays(low.days)} ({shortDate(low.at, tz)})
+        </Text>
+      )}
+    </Paper>
+  );
+}
