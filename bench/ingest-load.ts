@@ -255,7 +255,8 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
     if (phase === 25) body.errors = [{ time, code: 'E3' }];
     else body.measurements = [{ time, rawDistance: phase === 10 ? 150 : 1000 + ((k * 37 + s * 11) % 400) }];
     if (applied.length) body.appliedTasks = applied.map((id) => ({ id, ok: true }));
-    const payload = job.mqttUrl ? JSON.stringify(body) : '';
+    // through the broker the device key travels in the body (docs/device-protocol.md), checked as on HTTP
+    const payload = job.mqttUrl ? JSON.stringify({ ...body, deviceKey: job.sensors[s].key }) : '';
     const due = t0 + (i * 1000) / job.rate;
     const row: [string, number, number, number] | null = trace ? [`${job.sensors[s].serial}/${time}`, toWall + due, wall(), 0] : null;
     if (row) traced.push(row);

@@ -11,6 +11,7 @@ import { prepareMonths } from './db/measurement-partitions';
 import { loadSigningKey } from './identity/keys';
 import { createEmbeddedBroker } from './broker/embedded';
 import { connectExternalBroker } from './broker/external';
+import { loadLiveSigningKey } from './broker/live-signature';
 import { createMembershipBus } from './broker/membership-bus';
 import { createApp } from './http/app';
 import { log as rootLog } from './log';
@@ -80,7 +81,7 @@ export async function startServer(
   // with an external broker, browsers still use this process's /mqtt (our authorisation) and it
   // relays the broker's live topics to them; unless MQTT_WS_URL sends browsers to the broker itself
   const relay = config.MQTT_WS_URL ? undefined : embedded.relay;
-  const external = config.MQTT_URL ? await connectExternalBroker(config.MQTT_URL, relay) : undefined;
+  const external = config.MQTT_URL ? await connectExternalBroker(config.MQTT_URL, relay, { signingKey: await loadLiveSigningKey(db), log }) : undefined;
   if (external && relay) embedded.followWith(external);
   const ctx: AppContext = { ...base, publisher: external ?? embedded.publisher, membershipEnded: membership.ended };
 

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { AppContext } from '../context';
-import { ingestDeviceMessage, uplinkTopicSerial } from './device-ingest';
+import { DEVICE_KEY_PROPERTY, ingestDeviceMessage, uplinkTopicSerial } from './device-ingest';
 import { openIngestConnection, type IngestConnection, type Outcome } from './ingest-connection';
 
 /** Every server process of a deployment joins this shared subscription; the broker hands each uplink to one of them. */
@@ -39,9 +39,11 @@ export const INGEST_RECEIVE_MAXIMUM = 1024;
 
 /**
  * Device uplinks through an external broker (MQTT_URL): devices publish devices/{serial}/uplink
- * to Mosquitto, EMQX or AWS IoT, whose own authorizer checks the device (username serial,
- * password device key, and an ACL that lets it publish only its own topic), so the server trusts
- * the topic's serial. The PUBACK to the broker is sent only after the uplink commits, and the
+ * to Mosquitto, EMQX or AWS IoT. The broker's own authorizer may check the device too (deploy/mosquitto:
+ * username serial, password device key, an ACL that lets it publish only its own topic), but the
+ * server does not rely on it: each uplink carries its device key (deviceKeyOf: the MQTT 5 user
+ * property device-key, or a deviceKey field of the body) and is checked as on HTTP; a wrong or
+ * missing key is refused (logged, answered on devices/{serial}/errors, nothing stored). The PUBACK to the broker is sent only after the uplink commits, and the
  * sessions are persistent (MQTT 5, expiring MQTT_INGEST_SESSION_EXPIRY_S after a disconnect), so an
  * uplink in flight when a process dies is delivered again when it comes back within that time;
  * one that never comes back stops being handed uplinks when its sessions expire, and what the
@@ -70,14 +72,15 @@ export function startExternalIngest(
       sessionExpirySeconds,
       receiveMaximum: INGEST_RECEIVE_MAXIMUM,
       log: ctx.log,
-      async onMessage(topic, payload): Promise<Outcome> {
+      async onMessage(topic, payload, userProperties): Promise<Outcome> {
         const serial = uplinkTopicSerial(topic);
         if (!serial) return 'ack';
-        const res = await ingestDeviceMessage(ctx, serial, payload, { trusted: true });
+        const res = await ingestDeviceMessage(ctx, serial, payload, { deviceKey: userProperties?.[DEVICE_KEY_PROPERTY] });
         if (res.ok) {
           client.publish(`devices/${serial}/ack`, JSON.stringify(res.ack));
           return 'ack';
         }
+        if (res.code === 'INVALID_DEVICE_KEY') ctx.log.warn({ serial }, 'uplink from the external broker refused: unknown sensor, or a wrong or missing device key');
         client.publish(`devices/${serial}/errors`, JSON.stringify({ code: res.code, message: res.message }));
         // a refused uplink is acknowledged so it is not delivered forever; a failed one is not
         return res.permanent ? 'ack' : 'retry';

@@ -1,5 +1,7 @@
 import mqtt from 'mqtt';
 import type { Publisher } from './publisher';
+import type { Logger } from '../log';
+import { LIVE_SIGNATURE_PROPERTY, signLive, verifyLive } from './live-signature';
 
 /** An organisation's live topics: what its browsers on /mqtt may subscribe to (orgs/{orgId}/...). */
 export const liveTopicsOf = (orgId: string) => `orgs/${orgId}/#`;
@@ -13,16 +15,31 @@ export const liveTopicsOf = (orgId: string) => `orgs/${orgId}/#`;
  * browsers once, by the same way back. An organisation with no browser on a process is not sent
  * to it: at 5,000 uplinks/s every live message came back to every process when each held one
  * subscription to every live topic.
+ *
+ * Every live message it publishes is signed (MQTT 5 user property tw-sig, HMAC-SHA256 with the
+ * deployment's live signing key, live-signature.ts), and the relay drops whatever on orgs/# is not
+ * signed so: a client of the broker that may publish there (an anonymous one on a broker that
+ * allows them) cannot push data to signed-in browsers.
  */
 export async function connectExternalBroker(
   url: string,
-  relay?: (topic: string, payload: Buffer) => void,
-): Promise<Publisher & { client: mqtt.MqttClient } & Follower> {
+  relay: ((topic: string, payload: Buffer) => void) | undefined,
+  opts: { signingKey: Buffer; log: Logger },
+): Promise<Publisher & { client: mqtt.MqttClient } & Follower & { dropped(): number }> {
   // a clean session: a process that was away does not replay a backlog of stale live data
-  const client = await mqtt.connectAsync(url, { clientId: `tidewatch-server-${process.pid}-${Date.now()}`, reconnectPeriod: 1000, clean: true });
+  const client = await mqtt.connectAsync(url, { clientId: `tidewatch-server-${process.pid}-${Date.now()}`, reconnectPeriod: 1000, clean: true, protocolVersion: 5 });
+  let dropped = 0;
+  let warnedAt = -Infinity;
   if (relay) {
-    client.on('message', (topic, payload) => {
-      if (topic.startsWith('orgs/')) relay(topic, payload);
+    client.on('message', (topic, payload, packet) => {
+      if (!topic.startsWith('orgs/')) return;
+      if (verifyLive(opts.signingKey, topic, payload, packet.properties?.userProperties?.[LIVE_SIGNATURE_PROPERTY])) return relay(topic, payload);
+      dropped++;
+      // a flood of forgeries logs once a minute, with the count so far
+      if (performance.now() - warnedAt >= 60_000) {
+        warnedAt = performance.now();
+        opts.log.warn({ topic, dropped }, 'live message on the external broker without a server signature dropped');
+      }
     });
   }
   // per organisation followed: how many follow it, and its subscription (mqtt.js renews them after a reconnect)
@@ -33,8 +50,10 @@ export async function connectExternalBroker(
     // (clients load what they missed), and at QoS 1 every device's ack waited for the broker's
     // PUBACK of its live message, and the broker sent one more packet an uplink
     publish: async (topic, payload) => {
-      await client.publishAsync(topic, JSON.stringify(payload), { qos: 0 });
+      const body = JSON.stringify(payload);
+      await client.publishAsync(topic, body, { qos: 0, properties: { userProperties: { [LIVE_SIGNATURE_PROPERTY]: signLive(opts.signingKey, topic, body) } } });
     },
+    dropped: () => dropped,
     isReady: () => client.connected,
     close: () => client.endAsync(),
     follow(orgId) {

@@ -18,8 +18,8 @@ export type IngestConnectionOptions = {
   keepaliveSeconds?: number;
   /** How many QoS 1 messages the broker may send before it has their PUBACKs (MQTT 5 Receive Maximum; the broker's own default when absent). */
   receiveMaximum?: number;
-  /** Runs for each message as it arrives, many at once; its PUBACK waits for the promise. */
-  onMessage(topic: string, payload: Buffer): Promise<Outcome>;
+  /** Runs for each message as it arrives, many at once; its PUBACK waits for the promise. `userProperties`: the MQTT 5 user properties it came with. */
+  onMessage(topic: string, payload: Buffer, userProperties: Record<string, string | string[]> | undefined): Promise<Outcome>;
   log: Logger;
 };
 
@@ -113,7 +113,7 @@ export function openIngestConnection(o: IngestConnectionOptions) {
           const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
           const entry = packet.qos > 0 ? { id: packet.messageId!, done: false } : null;
           if (entry) unacked.push(entry);
-          o.onMessage(packet.topic, payload).then(
+          o.onMessage(packet.topic, payload, packet.properties?.userProperties).then(
             (outcome) => {
               if (!entry) return;
               if (outcome === 'retry') return drop('an uplink was not stored, so the broker delivers it again');

@@ -12,6 +12,7 @@ interface Entry {
   sensorId: string;
   up: Uplink;
   now: number;
+  downlinks: 'collect' | 'none' | 'resend';
   result: { downlinks: Downlink[]; changedTasks: TaskRow[]; latest: Record<string, unknown> };
 }
 
@@ -32,7 +33,7 @@ export const busySensorsColumn = (n: number) =>
 export async function settleDownlinks(q: Queryable, entries: Entry[], busy: Set<string>) {
   for (const e of entries) {
     if (busy.has(e.sensorId) || e.up.appliedTasks.length) {
-      const got = await settleAndDispatch(q, e.sensorId, e.up.appliedTasks, e.now);
+      const got = await settleAndDispatch(q, e.sensorId, e.up.appliedTasks, e.now, e.downlinks);
       e.result.downlinks.push(...got.downlinks);
       e.result.changedTasks.push(...got.changed);
       if (got.requested) e.result.latest.lastDownlinkRequestAt = e.now;

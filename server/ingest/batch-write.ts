@@ -18,7 +18,10 @@ import type { TaskRow } from '../tasks/lifecycle';
 /** One uplink waiting for its batch: who sent it and when it arrived. */
 export interface Pending {
   deviceKey: string | undefined;
-  trusted: boolean;
+  /** Authenticated by the organisation's network secret instead of a device key (ingest/uplink.ts IngestOptions). */
+  orgId?: string;
+  /** How the device takes downlinks (IngestOptions); 'collect' when absent. */
+  downlinks?: 'collect' | 'none' | 'resend';
   up: Uplink;
   now: number;
 }
@@ -106,7 +109,7 @@ export async function writeBatch(q: TxQueryable, items: Pending[]): Promise<(Ing
   const bySerial = new Map(rows.map((s) => [s.serial, s]));
   const results: (Ingested | Error)[] = items.map((p) => {
     const sensor = bySerial.get(p.up.serial);
-    const ok = sensor && (p.trusted || (!!p.deviceKey && hashDeviceKey(p.deviceKey) === sensor.device_key_hash));
+    const ok = sensor && (p.orgId !== undefined ? sensor.org_id === p.orgId : !!p.deviceKey && hashDeviceKey(p.deviceKey) === sensor.device_key_hash);
     return ok ? { sensor, stored: [], latest: {}, downlinks: [], changed: [], changedTasks: [] } : refused();
   });
   const accepted = items.map((p, i) => ({ p, i, r: results[i] })).filter((x): x is { p: Pending; i: number; r: Ingested } => !(x.r instanceof Error));
@@ -204,7 +207,7 @@ export async function writeBatch(q: TxQueryable, items: Pending[]): Promise<(Ing
   // collecting a task stamps lastDownlinkRequestAt into it
   const [deliveries] = await together(
     alarmWrites.write(q, audience),
-    settleDownlinks(q, accepted.map(({ p, r }) => ({ sensorId: r.sensor.id, up: p.up, now: p.now, result: r })), new Set(read.busy ?? [])),
+    settleDownlinks(q, accepted.map(({ p, r }) => ({ sensorId: r.sensor.id, up: p.up, now: p.now, result: r, downlinks: p.downlinks ?? 'collect' })), new Set(read.busy ?? [])),
   );
   for (const { r } of accepted) {
     const last = latestOf.get(r.sensor.id)!;

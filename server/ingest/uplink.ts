@@ -7,8 +7,18 @@ import { publishTasks } from '../tasks/lifecycle';
 export { hashDeviceKey, nextLatestData, type SensorRow } from './uplink-rules';
 
 export interface IngestOptions {
-  /** The device was authenticated by the transport (an external MQTT broker's authorizer). */
-  trusted?: boolean;
+  /**
+   * A radio network's cloud callback authenticated by the organisation's secret (no device key):
+   * the uplink is taken only for a sensor of this organisation.
+   */
+  orgId?: string;
+  /**
+   * How the device takes downlinks on this path: 'collect' (the default) hands it its next queued
+   * task in the answer; 'none' (a Sigfox uplink that asks for no downlink, a satellite radio)
+   * settles what it reports and dispatches nothing; 'resend' (a Sigfox bidirectional callback)
+   * collects the next one or, when one is already out and not reported, hands that one again.
+   */
+  downlinks?: 'collect' | 'none' | 'resend';
 }
 
 /**
@@ -19,7 +29,7 @@ export interface IngestOptions {
  * a wrong key is refused with 401 and writes nothing.
  */
 export async function ingestUplink(ctx: AppContext, deviceKey: string | undefined, up: Uplink, opts: IngestOptions = {}): Promise<UplinkAck> {
-  const result = await batcherFor(ctx.db, ctx.log).submit({ deviceKey, trusted: opts.trusted === true, up, now: ctx.now() });
+  const result = await batcherFor(ctx.db, ctx.log).submit({ deviceKey, orgId: opts.orgId, downlinks: opts.downlinks ?? 'collect', up, now: ctx.now() });
   const { sensor, stored, latest } = result;
   if (sensor.org_id) {
     const payload = {

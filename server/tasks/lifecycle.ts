@@ -124,13 +124,20 @@ export async function completeTask(q: Queryable, sensorId: string, taskId: strin
 /**
  * An uplink's part (inside the ingest transaction, sensor row locked): settles the reported tasks,
  * then hands the device the oldest Created task when none is outstanding. Returns the downlinks
- * for the device and the tasks that changed.
+ * for the device and the tasks that changed. `mode` (ingest/uplink.ts IngestOptions.downlinks):
+ * 'none' only settles; 'resend' hands out the task already outstanding again when there is one
+ * (a Sigfox device asked for a downlink again: its callback was retried, or the last one was lost).
  */
-export async function settleAndDispatch(q: Queryable, sensorId: string, reported: { id: string; ok: boolean }[], now: number) {
+export async function settleAndDispatch(q: Queryable, sensorId: string, reported: { id: string; ok: boolean }[], now: number, mode: 'collect' | 'none' | 'resend' = 'collect') {
   const changed: TaskRow[] = [];
   for (const r of reported) {
     const t = await completeTask(q, sensorId, r.id, r.ok, now);
     if (t) changed.push(t);
+  }
+  if (mode === 'none') return { downlinks: [], changed, requested: false };
+  if (mode === 'resend') {
+    const [out] = await q.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM downlink_tasks WHERE sensor_id = $1 AND status = 'Dispatched' ORDER BY dispatched_at LIMIT 1`, [sensorId]);
+    if (out) return { downlinks: [{ id: out.id, type: out.type, params: out.params }], changed, requested: true };
   }
   const [next] = await q.query<TaskRow>(
     `UPDATE downlink_tasks SET status = 'Dispatched', dispatched_at = $2

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import mqtt from 'mqtt';
 import { startTestServer, testDrivers, type TestServer } from './harness';
-import { makeOrg, makeSensor } from './fixtures';
-import { collect, sendUplink, sleep } from './live-helpers';
+import { addMember, makeOrg, makeSensor, makeUser } from './fixtures';
+import { collect, connectWs, sendUplink, sleep } from './live-helpers';
+import { LIVE_SIGNATURE_PROPERTY } from '../../server/broker/live-signature';
 import { sharedUplinks, startExternalIngest } from '../../server/broker/external-ingest';
 import { BATCH_MAX, batcherFor } from '../../server/ingest/batcher';
 import { markServiceUsed, serviceUrl } from './services';
@@ -46,7 +47,7 @@ describe.skipIf(!url).each(testDrivers)('with MQTT_URL the server uses an extern
       const acks = collect(device);
       await device.subscribeAsync(`devices/${sensor.serial}/ack`);
       const time = Date.UTC(2026, 8, 2);
-      await device.publishAsync(`devices/${sensor.serial}/uplink`, JSON.stringify({ measurements: [{ time, rawDistance: 654 }] }), { qos: 1 });
+      await device.publishAsync(`devices/${sensor.serial}/uplink`, JSON.stringify({ deviceKey: sensor.deviceKey, measurements: [{ time, rawDistance: 654 }] }), { qos: 1 });
       const ack = await acks.next();
       expect(ack.body).toMatchObject({ stored: 1, duplicates: 0 });
       const rows = await s.ctx.db.query('SELECT raw_distance FROM measurements WHERE sensor_id = $1 AND time = $2', [sensor.id, time]);
@@ -56,6 +57,65 @@ describe.skipIf(!url).each(testDrivers)('with MQTT_URL the server uses an extern
       await ingest.stop();
       // drop the persistent sessions, so no later run's uplinks are queued for them
       for (const c of ingest.clients) await (await mqtt.connectAsync(url!, { clientId: c.clientId, clean: true, reconnectPeriod: 0 })).endAsync();
+    }
+  });
+
+  it('checks the device key an uplink through the broker carries, as on HTTP: a wrong or missing one is refused, logged, and stores nothing (issue 39)', async () => {
+    const own = await makeSensor(s.ctx.db, org.id);
+    const ingest = startExternalIngest(s.ctx, url!, { connections: 1, clientIdPrefix: `test-keys-${own.serial}`, subscription: sharedUplinks(`test-keys-${own.serial}`) });
+    const device = await mqtt.connectAsync(url!, { clientId: `dev-keys-${own.serial}`, reconnectPeriod: 0, protocolVersion: 5 });
+    const warn = vi.spyOn(s.ctx.log, 'warn');
+    try {
+      await ingest.ready;
+      const inbox = collect(device);
+      await device.subscribeAsync([`devices/${own.serial}/errors`, `devices/${own.serial}/ack`], { qos: 1 });
+      const t0 = Date.UTC(2026, 8, 5);
+      const up = (i: number) => ({ measurements: [{ time: t0 + i * 60_000, rawDistance: 400 + i }] });
+      // no key, a wrong key in the body, a wrong key as the user property, another sensor's key
+      await device.publishAsync(`devices/${own.serial}/uplink`, JSON.stringify(up(0)), { qos: 1 });
+      await device.publishAsync(`devices/${own.serial}/uplink`, JSON.stringify({ ...up(1), deviceKey: 'forged' }), { qos: 1 });
+      await device.publishAsync(`devices/${own.serial}/uplink`, JSON.stringify(up(2)), { qos: 1, properties: { userProperties: { 'device-key': 'forged' } } });
+      await device.publishAsync(`devices/${own.serial}/uplink`, JSON.stringify({ ...up(3), deviceKey: sensor.deviceKey }), { qos: 1 });
+      await vi.waitFor(() => expect(inbox.messages.filter((m) => m.topic === `devices/${own.serial}/errors`)).toHaveLength(4), { timeout: 10_000 });
+      for (const m of inbox.messages) expect(m).toEqual({ topic: `devices/${own.serial}/errors`, body: { code: 'INVALID_DEVICE_KEY', message: 'Unknown sensor or wrong device key.' } });
+      expect(await s.ctx.db.query('SELECT count(*)::int AS n FROM measurements WHERE sensor_id = $1', [own.id])).toEqual([{ n: 0 }]);
+      expect(warn.mock.calls.filter(([o, msg]) => (o as { serial?: string }).serial === own.serial && /refused/.test(String(msg)))).toHaveLength(4);
+      // the right key, as the user property: stored and acknowledged
+      await device.publishAsync(`devices/${own.serial}/uplink`, JSON.stringify(up(4)), { qos: 1, properties: { userProperties: { 'device-key': own.deviceKey } } });
+      expect((await inbox.next((m) => m.topic === `devices/${own.serial}/ack`)).body).toMatchObject({ stored: 1 });
+      expect(await s.ctx.db.query('SELECT time FROM measurements WHERE sensor_id = $1', [own.id])).toEqual([{ time: t0 + 4 * 60_000 }]);
+    } finally {
+      warn.mockRestore();
+      await device.endAsync();
+      await ingest.stop();
+      for (const c of ingest.clients) await (await mqtt.connectAsync(url!, { clientId: c.clientId, clean: true, reconnectPeriod: 0 })).endAsync();
+    }
+  });
+
+  it('relays to browsers only the live messages a server signed: unsigned or forged ones on orgs/# are dropped (issue 39)', async () => {
+    const user = await makeUser(s.ctx.db);
+    await addMember(s.ctx.db, org.id, user.id, 1);
+    const browser = await connectWs(s, await s.tokenFor(user.id));
+    const intruder = await mqtt.connectAsync(url!, { clientId: `intruder-${sensor.serial}`, reconnectPeriod: 0, protocolVersion: 5 });
+    try {
+      const inbox = collect(browser);
+      await browser.subscribeAsync(`orgs/${org.id}/#`);
+      const topic = `orgs/${org.id}/sensors/${sensor.id}/measurements`;
+      const fake = JSON.stringify({ sensorId: sensor.id, serial: sensor.serial, measurements: [{ time: Date.UTC(2026, 8, 6), rawDistance: 1 }], latestData: {} });
+      const publisher = s.ctx.publisher as unknown as { dropped(): number };
+      const before = publisher.dropped();
+      await intruder.publishAsync(topic, fake, { qos: 1 });
+      await intruder.publishAsync(topic, fake, { qos: 1, properties: { userProperties: { [LIVE_SIGNATURE_PROPERTY]: 'ab'.repeat(32) } } });
+      // both reached this process (which follows the organisation for its browser) and were dropped there
+      await vi.waitFor(() => expect(publisher.dropped() - before).toBe(2), { timeout: 5_000 });
+      const time = Date.UTC(2026, 8, 7);
+      expect((await sendUplink(s, sensor.deviceKey, { serial: sensor.serial, measurements: [{ time, rawDistance: 432 }] })).status).toBe(200);
+      expect((await inbox.next((m) => m.topic === topic)).body).toMatchObject({ measurements: [{ time, rawDistance: 432 }] });
+      await sleep(300);
+      expect(inbox.messages.map((m) => (m.body.measurements as { rawDistance: number }[])[0].rawDistance)).toEqual([432]);
+    } finally {
+      await intruder.endAsync();
+      await browser.endAsync();
     }
   });
 
@@ -74,7 +134,7 @@ describe.skipIf(!url).each(testDrivers)('with MQTT_URL the server uses an extern
       batcher.largest = 0;
       const n = BATCH_MAX;
       const t0 = Date.UTC(2026, 8, 3);
-      await Promise.all(Array.from({ length: n }, (_, i) => device.publishAsync(`devices/${own.serial}/uplink`, JSON.stringify({ measurements: [{ time: t0 + i * 60_000, rawDistance: 500 + i }] }), { qos: 1 })));
+      await Promise.all(Array.from({ length: n }, (_, i) => device.publishAsync(`devices/${own.serial}/uplink`, JSON.stringify({ deviceKey: own.deviceKey, measurements: [{ time: t0 + i * 60_000, rawDistance: 500 + i }] }), { qos: 1 })));
       // many uplinks in flight per connection: all n are held together, on INGEST_CONNECTIONS connections
       await vi.waitFor(() => expect(batcher.queued).toBe(n), { timeout: 60_000, interval: 50 });
       const before = await s.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM measurements WHERE sensor_id = $1', [own.id]);
@@ -96,7 +156,7 @@ describe.skipIf(!url).each(testDrivers)('with MQTT_URL the server uses an extern
     // A: two members of the group whose process dies (its sockets cut, no DISCONNECT, no reconnect)
     const dead = startExternalIngest(s.ctx, url!, { connections: 2, clientIdPrefix: `dead-${own.serial}`, subscription: sharedUplinks(group), sessionExpirySeconds: 1 });
     const live = startExternalIngest(s.ctx, url!, { connections: 2, clientIdPrefix: `live-${own.serial}`, subscription: sharedUplinks(group), sessionExpirySeconds: 1 });
-    const device = await mqtt.connectAsync(url!, { clientId: `dev-${own.serial}`, reconnectPeriod: 0 });
+    const device = await mqtt.connectAsync(url!, { clientId: `dev-${own.serial}`, reconnectPeriod: 0, protocolVersion: 5 });
     try {
       await Promise.all([dead.ready, live.ready]);
       for (const c of dead.clients) c.abort();
@@ -108,7 +168,7 @@ describe.skipIf(!url).each(testDrivers)('with MQTT_URL the server uses an extern
       const t0 = Date.UTC(2026, 8, 4);
       // one at a time, each awaiting its ack: without expiry, the dead members' share would never be answered
       for (let i = 0; i < n; i++) {
-        await device.publishAsync(`devices/${own.serial}/uplink`, JSON.stringify({ measurements: [{ time: t0 + i * 60_000, rawDistance: 700 + i }] }), { qos: 1 });
+        await device.publishAsync(`devices/${own.serial}/uplink`, JSON.stringify({ measurements: [{ time: t0 + i * 60_000, rawDistance: 700 + i }] }), { qos: 1, properties: { userProperties: { 'device-key': own.deviceKey } } });
         await vi.waitFor(() => expect(acks.messages).toHaveLength(i + 1), { timeout: 10_000, interval: 20 });
       }
       expect(await s.ctx.db.query('SELECT count(*)::int AS n FROM measurements WHERE sensor_id = $1', [own.id])).toEqual([{ n }]);

@@ -34,11 +34,11 @@ export async function addMember(q: Queryable, orgId: string, userId: string, rol
 export async function makeSensor(
   q: Queryable,
   orgId: string | null,
-  over: Partial<{ serial: string; name: string; sensorType: string; radio: string; claimCode: string; alarms: unknown; displayInfo: unknown; config: unknown }> = {},
+  over: Partial<{ serial: string; deviceKey: string; name: string; sensorType: string; radio: string; claimCode: string; alarms: unknown; displayInfo: unknown; config: unknown }> = {},
 ) {
   const id = randomUUID();
   const serial = over.serial ?? randomBytes(4).toString('hex').toUpperCase();
-  const deviceKey = randomBytes(16).toString('hex');
+  const deviceKey = over.deviceKey ?? randomBytes(16).toString('hex');
   const claimCode = over.claimCode ?? [8, 4, 4, 4, 12].map((n) => randomBytes(n / 2).toString('hex')).join('-');
   await q.query(
     `INSERT INTO sensors (id, serial, claim_code, device_key_hash, org_id, name, sensor_type, radio, alarms, display_info, config, created_at)

@@ -28,7 +28,7 @@ describe.each(testDrivers)('group commit of uplinks on %s (issue 10: one transac
   afterAll(() => drop?.());
 
   const sensor = () => makeSensor(db, orgId, { alarms, displayInfo: { offsetMeasurement: 3000, referenceLines: [] } });
-  const pending = (s: Sensor, body: Omit<UplinkInput, 'serial'>, now = T0 + 10 * MIN, key = s.deviceKey): Pending => ({ deviceKey: key, trusted: false, up: uplinkSchema.parse({ serial: s.serial, ...body }), now });
+  const pending = (s: Sensor, body: Omit<UplinkInput, 'serial'>, now = T0 + 10 * MIN, key = s.deviceKey): Pending => ({ deviceKey: key, up: uplinkSchema.parse({ serial: s.serial, ...body }), now });
   const level = (s: Sensor, time: number, mm: number, extra: Omit<UplinkInput, 'serial'> = {}) => pending(s, { measurements: [{ time, rawDistance: 3000 - mm }], ...extra }, time + 5_000);
   const batch = (items: Pending[]) => db.tx((q) => writeBatch(q, items));
   const oneByOne = async (items: Pending[]) => {

@@ -75,7 +75,7 @@ describe.each(testDrivers)('measurements partitioned by month on %s (issue 17)',
 
   it('stores uplinks far in the past and the future (the default partition), idempotently, and reads them back', async () => {
     const s = sensors[1];
-    const up = (times: number[]): Pending => ({ deviceKey: s.deviceKey, trusted: false, up: uplinkSchema.parse({ serial: s.serial, measurements: times.map((time) => ({ time, rawDistance: 1234 })) }), now: NOW });
+    const up = (times: number[]): Pending => ({ deviceKey: s.deviceKey, up: uplinkSchema.parse({ serial: s.serial, measurements: times.map((time) => ({ time, rawDistance: 1234 })) }), now: NOW });
     const times = [Date.UTC(1980, 0, 1), NOW + 10 * HOUR, Date.UTC(2030, 0, 1), FAR_FUTURE];
     const [first] = await db.tx((q) => writeBatch(q, [up(times)]));
     expect(first).not.toBeInstanceOf(Error);
@@ -154,7 +154,7 @@ describe.each(testDrivers)('measurements partitioned by month on %s (issue 17)',
       for (let i = 0; going; i++) {
         const s = alarmed[k];
         const time = base + i * 3 * 86_400_000 + k; // walks through the months the job is creating
-        const p: Pending = { deviceKey: s.deviceKey, trusted: false, up: uplinkSchema.parse({ serial: s.serial, measurements: [{ time, rawDistance: 1000 + (i % 7) * 300 }] }), now: time };
+        const p: Pending = { deviceKey: s.deviceKey, up: uplinkSchema.parse({ serial: s.serial, measurements: [{ time, rawDistance: 1000 + (i % 7) * 300 }] }), now: time };
         const [r] = await db.tx((q) => writeBatch(q, [p])).catch((err: Error) => [err]);
         if (r instanceof Error) failures.push(r.message);
       }
@@ -177,7 +177,7 @@ describe.each(testDrivers)('measurements partitioned by month on %s (issue 17)',
     const org = await makeOrg(db);
     const s = await makeSensor(db, org.id, { alarms: { '1': { type: 'DELTA_INCREASING', threshold: 500, enabled: true } }, displayInfo: { offsetMeasurement: 3000, referenceLines: [] } });
     const month = Date.UTC(2045, 0, 1); // no partition: its rows are in the default partition
-    const up = (time: number, rawDistance: number): Pending => ({ deviceKey: s.deviceKey, trusted: false, up: uplinkSchema.parse({ serial: s.serial, measurements: [{ time, rawDistance }] }), now: time });
+    const up = (time: number, rawDistance: number): Pending => ({ deviceKey: s.deviceKey, up: uplinkSchema.parse({ serial: s.serial, measurements: [{ time, rawDistance }] }), now: time });
     for (let i = 0; i < 5; i++) await db.tx((q) => writeBatch(q, [up(month + i * 60_000, 2000)])); // level 1000, committed
     const other = await openDb({ databaseUrl: db.url! });
     const blocker = new pg.Client({ connectionString: db.url! });
