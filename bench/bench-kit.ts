@@ -10,6 +10,8 @@ export interface BenchRow {
   ours: number; // median ms
   baseline: number; // median ms
   target: Target;
+  /** how a row without a target shows its ratio: ours / baseline ("cost") or baseline / ours (the default) */
+  reportAs?: 'cost';
   note?: string;
 }
 
@@ -78,9 +80,30 @@ export async function compare(
   return { ours: median(a), baseline: median(b) };
 }
 
+/**
+ * Times several functions in one process, warmed up, in interleaved rounds (each round calls every
+ * function once, in order), and returns each one's median in ms.
+ */
+export async function interleaved<K extends string>(fns: Record<K, () => unknown>, opts: { runs: number; warmup: number }): Promise<Record<K, number>> {
+  const keys = Object.keys(fns) as K[];
+  for (let i = 0; i < opts.warmup; i++) for (const k of keys) fns[k]();
+  const times = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<K, number[]>;
+  for (let i = 0; i < opts.runs; i++) {
+    for (const k of keys) {
+      const t = performance.now();
+      fns[k]();
+      times[k].push(performance.now() - t);
+    }
+    // let a collection happen between rounds rather than inside a timed call
+    await new Promise((r) => setImmediate(r));
+  }
+  return Object.fromEntries(keys.map((k) => [k, median(times[k])])) as Record<K, number>;
+}
+
 /** The figure compared with the target: a speedup (baseline/ours) or a cost (ours/baseline). */
 export function ratioOf(row: BenchRow): number {
-  return row.target?.kind === 'cost' ? row.ours / row.baseline : row.baseline / row.ours;
+  const cost = row.target ? row.target.kind === 'cost' : row.reportAs === 'cost';
+  return cost ? row.ours / row.baseline : row.baseline / row.ours;
 }
 
 export function passes(row: BenchRow): boolean | null {

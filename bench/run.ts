@@ -30,7 +30,7 @@ const ms = (x: number) => (x < 10 ? x.toFixed(3) : x.toFixed(1));
 const table = rows.map((r) => {
   const ok = passes(r);
   const ratio = ratioOf(r);
-  const rule = !r.target ? '(report)' : r.target.kind === 'speedup' ? `speedup >= ${r.target.value}x` : `cost <= ${r.target.value}x`;
+  const rule = !r.target ? (r.reportAs === 'cost' ? '(report: cost)' : '(report)') : r.target.kind === 'speedup' ? `speedup >= ${r.target.value}x` : `cost <= ${r.target.value}x`;
   return {
     bench: r.bench,
     what: r.what,

@@ -58,6 +58,11 @@ describe('the documents', () => {
     expect(docs).toContain('docs/configuration.md');
   });
 
+  it('stay within their lengths: the README a few screens, the benchmark notes short', () => {
+    expect(read('README.md').length).toBeLessThanOrEqual(12_000);
+    expect(read('bench/README.md').length).toBeLessThanOrEqual(20_000);
+  });
+
   it('name only npm scripts that exist', () => {
     const scripts = Object.keys((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts);
     const missing: string[] = [];
