@@ -97,3 +97,33 @@ describe('typed coordinates (sensor-setup 2, 5)', () => {
     expect(parseLatLng(text) !== undefined).toBe(ok));
   it('reads out 6 decimals', () => expect(positionText({ latitude: -41.2889, longitude: 174.7772 })).toBe('-41.288900, 174.777200'));
 });
+
+describe('tank form keeps the sensor conversion type (sensor-setup 2, 5; issue 36 item 2)', () => {
+  const horizontal = sensor({ sensorType: 'T35-Pro', conversionConfigs: [{ type: 'VOLUME_CYLINDER_HORIZONTAL', diameter: 2.4, length: 4.6 }], displayInfo: { offsetMeasurement: 2600, minLevel: 0, maxLevel: 2400, referenceLines: [] } });
+  it('a rename of a horizontal cylinder saves with its diameter and length as they were', () => {
+    const f = tankFormOf(horizontal, 'Metres');
+    expect(f).toMatchObject({ shape: 'VOLUME_CYLINDER_HORIZONTAL', diameter: '2.4', length: '4.6' });
+    const { body, errors } = tankFormToBody({ ...f, name: 'Diesel Depot Tank 1A' }, 'Metres', horizontal);
+    expect(errors).toEqual({});
+    expect(body.conversionConfigs).toEqual([{ type: 'VOLUME_CYLINDER_HORIZONTAL', diameter: 2.4, length: 4.6 }]);
+  });
+  it('a new diameter keeps the horizontal cylinder and its length; a blank length is refused with the length rule', () => {
+    const f = tankFormOf(horizontal, 'Metres');
+    expect(tankFormToBody({ ...f, diameter: '2.5' }, 'Metres', horizontal).body.conversionConfigs).toEqual([{ type: 'VOLUME_CYLINDER_HORIZONTAL', diameter: 2.5, length: 4.6 }]);
+    expect(tankFormToBody({ ...f, length: '' }, 'Metres', horizontal).errors).toEqual({ length: SETUP_RULES.LENGTH_REQUIRED });
+  });
+  it('a rectangular tank keeps width and length', () => {
+    const rect = { ...horizontal, conversionConfigs: [{ type: 'VOLUME_RECTANGULAR' as const, width: 2, length: 3 }] };
+    const { body, errors } = tankFormToBody({ ...tankFormOf(rect, 'Metres'), width: '2.2' }, 'Metres', rect);
+    expect(errors).toEqual({});
+    expect(body.conversionConfigs).toEqual([{ type: 'VOLUME_RECTANGULAR', width: 2.2, length: 3 }]);
+  });
+  it('a conversion the form does not edit (a weir) is sent back unchanged', () => {
+    const weir = { ...horizontal, conversionConfigs: [{ type: 'WEIR_FLOW_SCR' as const, width: 1.5, flowCoefficient: 1.84, n: 1.5 }] };
+    const f = tankFormOf(weir, 'Metres');
+    expect(f.shape).toBe('other');
+    const { body, errors } = tankFormToBody({ ...f, name: 'Renamed' }, 'Metres', weir);
+    expect(errors).toEqual({});
+    expect(body.conversionConfigs).toEqual(weir.conversionConfigs);
+  });
+});

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Anchor, Button, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { tankPresetListSchema, type TankPreset } from '../../contract/sensor.schema';
+import { CONVERSION_TYPES } from '../../domain/display-form';
 import { tankFormFromPreset, tankFormOf, tankFormToBody, type TankForm } from '../../domain/tank-form';
 import { SETUP_NOTICES } from '../../domain/setup-messages';
 import { unitSuffix } from '../../domain/setup-units';
@@ -10,6 +11,8 @@ import { updateLabel } from '../../../machines/sensor-save.machine';
 import type { SectionProps } from './section-types';
 import { saveFailure } from './failure';
 import { useSectionSave } from './use-section-save';
+
+const conversionLabel = (type: string | undefined) => CONVERSION_TYPES.find((t) => t.value === type)?.label.toLowerCase() ?? 'conversion';
 
 /** Tank settings (sensor-setup 2, 5): the simplified form for the T35 family, with presets and a link to the full display settings. */
 export default function TankSection({ sensor, org, sectionPath, onSaved }: SectionProps) {
@@ -61,19 +64,46 @@ export default function TankSection({ sensor, org, sectionPath, onSaved }: Secti
         <TextInput label="Sensor name" placeholder="Stock Tank" value={v.name} onChange={set('name')} error={errors.name} disabled={saving} />
         <TextInput label={`Sensor height (${u})`} description="The height of the sensor from the bottom of the tank" inputMode="decimal" value={v.height} onChange={set('height')} error={errors.height} disabled={saving} />
         <TextInput label={`Max water depth (${u})`} description="The depth of water when the tank is full" inputMode="decimal" value={v.depth} onChange={set('depth')} error={errors.depth} disabled={saving} />
-        <SegmentedControl
-          value={v.mode}
-          onChange={(mode) => edit((f) => ({ ...f, mode: mode as TankForm['mode'] }))}
-          data={[
-            { value: 'diameter', label: 'Diameter' },
-            { value: 'volume', label: 'Volume' },
-          ]}
-          disabled={saving}
-        />
-        {v.mode === 'diameter' ? (
-          <TextInput label={`Tank diameter (${u})`} inputMode="decimal" value={v.diameter} onChange={set('diameter')} error={errors.diameter} disabled={saving} />
-        ) : (
-          <TextInput label="Tank volume (l)" description="Saved as a round tank's diameter" inputMode="numeric" value={v.volume} onChange={set('volume')} error={errors.volume} disabled={saving} />
+        {v.shape === 'VOLUME_CYLINDER' && (
+          <>
+            <SegmentedControl
+              value={v.mode}
+              onChange={(mode) => edit((f) => ({ ...f, mode: mode as TankForm['mode'] }))}
+              data={[
+                { value: 'diameter', label: 'Diameter' },
+                { value: 'volume', label: 'Volume' },
+              ]}
+              disabled={saving}
+            />
+            {v.mode === 'diameter' ? (
+              <TextInput label={`Tank diameter (${u})`} inputMode="decimal" value={v.diameter} onChange={set('diameter')} error={errors.diameter} disabled={saving} />
+            ) : (
+              <TextInput label="Tank volume (l)" description="Saved as a round tank's diameter" inputMode="numeric" value={v.volume} onChange={set('volume')} error={errors.volume} disabled={saving} />
+            )}
+          </>
+        )}
+        {v.shape === 'VOLUME_CYLINDER_HORIZONTAL' && (
+          <>
+            <Text size="sm">A horizontal cylinder (a tank lying on its side)</Text>
+            <TextInput label={`Tank diameter (${u})`} inputMode="decimal" value={v.diameter} onChange={set('diameter')} error={errors.diameter} disabled={saving} />
+            <TextInput label={`Tank length (${u})`} inputMode="decimal" value={v.length} onChange={set('length')} error={errors.length} disabled={saving} />
+          </>
+        )}
+        {v.shape === 'VOLUME_RECTANGULAR' && (
+          <>
+            <Text size="sm">A rectangular tank</Text>
+            <TextInput label={`Tank width (${u})`} inputMode="decimal" value={v.width} onChange={set('width')} error={errors.width} disabled={saving} />
+            <TextInput label={`Tank length (${u})`} inputMode="decimal" value={v.length} onChange={set('length')} error={errors.length} disabled={saving} />
+          </>
+        )}
+        {v.shape === 'other' && (
+          <Alert color="blue" data-testid="tank-other-conversion">
+            This sensor converts its level with a {conversionLabel(sensor.conversionConfigs[0]?.type)}, which this form does not edit: it is kept as it is. Change it under{' '}
+            <Anchor component={Link} to={sectionPath('display')} size="sm">
+              Advanced Settings
+            </Anchor>
+            .
+          </Alert>
         )}
         {errors.form && (
           <Text size="sm" c="red">
