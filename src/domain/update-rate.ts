@@ -48,8 +48,20 @@ export function adjustTransmission(radio: string, measurement: number, transmiss
   return opts.at(-1);
 }
 
+/** Simple mode's transmissions the rules allow: every 6, 4 or 2 hours of 15-minute measurements, within the per-transmission limit. */
+export const simpleTransmissions = (radio: string, deltaCompression: boolean): number[] =>
+  SIMPLE_TRANSMISSIONS.filter((t) => transmissionOptions(radio, SIMPLE_MEASUREMENT, deltaCompression).includes(t));
+
 /** Alarm-mode transmit options in multipliers of the measurement interval: 1, 2 or 4 while below the transmission interval. */
 export const alarmOptions = (measurement: number, transmission: number) => ALARM_MULTIPLIERS.filter((k) => k * measurement < transmission);
+
+/** The measurement interval's message, if it breaks a rule. */
+export function measurementError(radio: string, currentMeasurement: number, m: number | undefined): string | undefined {
+  if (m === undefined || Number.isNaN(m)) return SCHEDULE_MESSAGES.missingMeasurement;
+  if (!Number.isInteger(m) || m < 1 || m > 1439) return SCHEDULE_MESSAGES.measurementRange;
+  if (usesList(radio) && !measurementOptions(radio, currentMeasurement)!.includes(m)) return SCHEDULE_MESSAGES.notOffered;
+  return undefined;
+}
 
 export interface Schedule {
   radio: string;
@@ -68,9 +80,8 @@ export function scheduleErrors(s: Schedule): ScheduleErrors {
   const e: ScheduleErrors = {};
   const m = s.measurementInterval;
   const t = s.transmissionInterval;
-  if (m === undefined || Number.isNaN(m)) e.measurementInterval = SCHEDULE_MESSAGES.missingMeasurement;
-  else if (!Number.isInteger(m) || m < 1 || m > 1439) e.measurementInterval = SCHEDULE_MESSAGES.measurementRange;
-  else if (usesList(s.radio) && !measurementOptions(s.radio, s.currentMeasurement)!.includes(m)) e.measurementInterval = SCHEDULE_MESSAGES.notOffered;
+  const me = measurementError(s.radio, s.currentMeasurement, m);
+  if (me) e.measurementInterval = me;
   if (t === undefined || Number.isNaN(t)) e.transmissionInterval = SCHEDULE_MESSAGES.missingTransmission;
   else if (m !== undefined && !e.measurementInterval) {
     const per = t / m;

@@ -10,13 +10,17 @@ import { blockerMessage, remoteTasksBlocker, typePermitted } from '../../../doma
 import { intervalText } from '../../../domain/sensor-format';
 import { isTankFamily } from '../../../domain/tank-form';
 import { rangeOf } from '../../../domain/task-params';
-import { SIMPLE_MEASUREMENT, SIMPLE_TRANSMISSIONS } from '../../../domain/update-rate';
+import { maxPerTransmission, SIMPLE_MEASUREMENT, simpleTransmissions } from '../../../domain/update-rate';
 import { useRemoteTasks } from '../remote-tasks/use-remote-tasks';
 import { ScheduleFields, scheduleValid, type ScheduleValue } from './schedule-fields';
 
 
 export const SATELLITE_TEXT =
   'Satellite sensors transmit on a schedule set when they are installed: the measurement and transmission intervals cannot be changed remotely. Contact support to change them.';
+
+/** Why simple mode offers nothing: its 15-minute measurements over 6, 4 or 2 hours exceed the per-transmission limit. */
+export const simpleNoneText = (delta: boolean) =>
+  `Simple mode's choices (15-minute measurements sent every 6, 4 or 2 hours) exceed this sensor's limit of ${maxPerTransmission(delta)} measurements per transmission${delta ? '' : ' (12 with delta compression)'}. Turn off simple mode to change the update rate.`;
 
 /** Update Rate (sensor-setup 2, 4, 5, 9): the scheduler form or simple mode, saved as remote tasks through the save machine. */
 export default function UpdateRateSection({ sensor, org, isSiteAdmin, onSaved }: SectionProps) {
@@ -47,6 +51,9 @@ function ScheduleEditor({ sensor, org, isSiteAdmin, onSaved }: Pick<SectionProps
   };
   const [v, setV] = useState(initial);
   const [simple, setSimple] = useState(isTankFamily(sensor.sensorType));
+  // simple mode starts on the sensor's own schedule: a choice is selected only when it is the one running
+  const simpleChoices = simpleTransmissions(sensor.radio.type, initial.deltaCompressionEnabled);
+  const [simpleChoice, setSimpleChoice] = useState(c.measurementInterval === SIMPLE_MEASUREMENT && simpleChoices.includes(c.transmissionInterval) ? c.transmissionInterval : undefined);
   const blocker = remoteTasksBlocker(sensor);
 
   const machine = useMemo(
@@ -82,8 +89,8 @@ function ScheduleEditor({ sensor, org, isSiteAdmin, onSaved }: Pick<SectionProps
     void reload();
   }, [notice, reload]);
 
-  // simple mode: 15-minute measurements, transmission every 6, 4 or 2 hours
-  const value: ScheduleValue = simple ? { ...v, measurementInterval: SIMPLE_MEASUREMENT, transmissionInterval: SIMPLE_TRANSMISSIONS.includes(v.transmissionInterval as 360) ? v.transmissionInterval : 360 } : v;
+  // simple mode: 15-minute measurements, transmission every 6, 4 or 2 hours where the rules allow; unchosen, the schedule stays as it is
+  const value: ScheduleValue = simple ? (simpleChoice ? { ...initial, measurementInterval: SIMPLE_MEASUREMENT, transmissionInterval: simpleChoice } : initial) : v;
   const schedChanged =
     value.measurementInterval !== initial.measurementInterval ||
     value.transmissionInterval !== initial.transmissionInterval ||
@@ -129,13 +136,24 @@ function ScheduleEditor({ sensor, org, isSiteAdmin, onSaved }: Pick<SectionProps
       )}
       {isTankFamily(sensor.sensorType) && <Switch label="Simple mode" checked={simple} onChange={(e) => setSimple(e.currentTarget.checked)} />}
       {simple ? (
-        <Radio.Group label="Send readings every" description="Measured every 15 minutes" value={String(value.transmissionInterval)} onChange={(x) => setV({ ...v, transmissionInterval: Number(x) })}>
-          <Stack gap={6} mt="xs">
-            {SIMPLE_TRANSMISSIONS.map((t) => (
-              <Radio key={t} value={String(t)} label={intervalText(t)} disabled={busy} />
-            ))}
-          </Stack>
-        </Radio.Group>
+        <Stack gap="xs">
+          <Text size="sm" data-testid="simple-current">
+            Now measuring every {intervalText(c.measurementInterval)} and sending every {intervalText(c.transmissionInterval)}.
+          </Text>
+          {simpleChoices.length ? (
+            <Radio.Group label="Send readings every" description="Measured every 15 minutes" value={simpleChoice ? String(simpleChoice) : null} onChange={(x) => setSimpleChoice(Number(x))}>
+              <Stack gap={6} mt="xs">
+                {simpleChoices.map((t) => (
+                  <Radio key={t} value={String(t)} label={intervalText(t)} disabled={busy} />
+                ))}
+              </Stack>
+            </Radio.Group>
+          ) : (
+            <Alert color="yellow" data-testid="simple-none">
+              {simpleNoneText(initial.deltaCompressionEnabled)}
+            </Alert>
+          )}
+        </Stack>
       ) : (
         <ScheduleFields radio={sensor.radio.type} currentMeasurement={c.measurementInterval} value={value} onChange={setV} withAlarmMode={withAlarmMode} disabled={busy} />
       )}
