@@ -34,5 +34,7 @@ describe('measurement interval display (monitoring-client 9: default 5, under 1 
     expect(measurementIntervalText(1)).toBe('1 minute');
     expect(intervalText(360)).toBe('6 hours');
     expect(intervalText(1440)).toBe('1 day');
+    expect(intervalText(90)).toBe('1 hour 30 minutes');
+    expect(intervalText(8634)).toBe('5 days 23 hours 54 minutes'); // 6 x 1439 (issue 36 item 5)
   });
 });

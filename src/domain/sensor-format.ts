@@ -47,7 +47,8 @@ export function measurementIntervalText(minutes: number | undefined | null): str
 export function intervalText(minutes: number): string {
   if (!Number.isFinite(minutes) || minutes < 1) return 'N/A';
   const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
-  if (minutes % 1440 === 0) return plural(minutes / 1440, 'day');
-  if (minutes % 60 === 0) return plural(minutes / 60, 'hour');
-  return plural(minutes, 'minute');
+  if (minutes < 60) return plural(minutes, 'minute');
+  // longer intervals read in days, hours and minutes: 8634 is "5 days 23 hours 54 minutes", not "8634 minutes"
+  const parts = [[Math.floor(minutes / 1440), 'day'], [Math.floor((minutes % 1440) / 60), 'hour'], [minutes % 60, 'minute']] as const;
+  return parts.filter(([n]) => n > 0).map(([n, unit]) => plural(n, unit)).join(' ');
 }

@@ -1,6 +1,6 @@
 import { NumberInput, Select, Stack, Switch } from '@mantine/core';
 import { intervalText } from '../../../domain/sensor-format';
-import { adjustTransmission, alarmOptions, MAX_GRADIENT, maxPerTransmission, measurementOptions, scheduleErrors, transmissionOptions } from '../../../domain/update-rate';
+import { adjustTransmission, alarmOptions, maxPerTransmission, measurementError, measurementOptions, scheduleErrors, transmissionOptions } from '../../../domain/update-rate';
 
 export interface ScheduleValue {
   measurementInterval: number | undefined;
@@ -27,12 +27,13 @@ export function ScheduleFields({ radio, currentMeasurement, value, onChange, wit
   const v = value;
   const errs = scheduleErrors({ radio, currentMeasurement, ...v, txCountOnAlarm: withAlarmMode ? v.txCountOnAlarm : undefined });
   const listed = measurementOptions(radio, currentMeasurement);
-  const tOpts = v.measurementInterval ? transmissionOptions(radio, v.measurementInterval, v.deltaCompressionEnabled) : [];
+  const tOpts = v.measurementInterval && !errs.measurementInterval ? transmissionOptions(radio, v.measurementInterval, v.deltaCompressionEnabled) : [];
   const aOpts = v.measurementInterval && v.transmissionInterval ? alarmOptions(v.measurementInterval, v.transmissionInterval) : [];
 
   // a new measurement interval (or compression) keeps the transmission interval if still valid, else the largest option
   const setMeasurement = (m: number | undefined, delta = v.deltaCompressionEnabled) => {
-    const t = m ? adjustTransmission(radio, m, v.transmissionInterval, delta) : v.transmissionInterval;
+    // an interval the rules refuse keeps the transmission as it was (its own message shows): nothing moves behind the user's back
+    const t = m && !measurementError(radio, currentMeasurement, m) ? adjustTransmission(radio, m, v.transmissionInterval, delta) : v.transmissionInterval;
     const a = m && t ? alarmOptions(m, t) : [];
     onChange({ ...v, measurementInterval: m, deltaCompressionEnabled: delta, transmissionInterval: t, txCountOnAlarm: a.includes(v.txCountOnAlarm as 1) ? v.txCountOnAlarm : a.at(-1) });
   };
@@ -45,7 +46,8 @@ export function ScheduleFields({ radio, currentMeasurement, value, onChange, wit
       {listed ? (
         <Select label="Measurement interval" data={listed.map(opt)} value={v.measurementInterval ? String(v.measurementInterval) : null} onChange={(x) => setMeasurement(x ? Number(x) : undefined)} error={errs.measurementInterval} allowDeselect={false} disabled={disabled} />
       ) : (
-        <NumberInput label="Measurement interval (minutes)" value={v.measurementInterval ?? ''} onChange={(x) => setMeasurement(x === '' ? undefined : Number(x))} min={1} max={1439} allowDecimal={false} error={errs.measurementInterval} disabled={disabled} />
+        // no clamping and no rounding: what the user typed stays, with the rule's message (sensor-setup 5)
+        <NumberInput label="Measurement interval (minutes)" value={v.measurementInterval ?? ''} onChange={(x) => setMeasurement(x === '' ? undefined : Number(x))} clampBehavior="none" error={errs.measurementInterval} disabled={disabled} />
       )}
       <Select
         label="Transmission interval"
@@ -70,7 +72,7 @@ export function ScheduleFields({ radio, currentMeasurement, value, onChange, wit
         />
       )}
       <Switch label="Delta compression" checked={v.deltaCompressionEnabled} onChange={(e) => setMeasurement(v.measurementInterval, e.currentTarget.checked)} disabled={disabled} />
-      <NumberInput label="Maximum gradient (mm)" value={v.maxGradient ?? ''} onChange={(x) => onChange({ ...v, maxGradient: x === '' ? undefined : Number(x) })} min={0} max={MAX_GRADIENT} error={errs.maxGradient} disabled={disabled} />
+      <NumberInput label="Maximum gradient (mm)" value={v.maxGradient ?? ''} onChange={(x) => onChange({ ...v, maxGradient: x === '' ? undefined : Number(x) })} clampBehavior="none" error={errs.maxGradient} disabled={disabled} />
     </Stack>
   );
 }
