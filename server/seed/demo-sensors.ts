@@ -63,7 +63,7 @@ const rain = (perDay: number, meanMm: number, peakHours: [number, number], reces
 export const DEMO_SENSORS: DemoSensor[] = [
   {
     serial: '1A2B3C4D', name: 'Main Reservoir', type: 'LS1-R', radio: { type: 'cellular', carrier: 'Spark' }, org: 'riverbend',
-    measurementInterval: 1, transmissionInterval: 15, offsetMm: 6500, minLevel: 0, maxLevel: 6000,
+    measurementInterval: 1, transmissionInterval: 10, offsetMm: 6500, minLevel: 0, maxLevel: 6000,
     referenceLines: [{ value: 5800, label: 'Overflow', color: ORANGE }, { value: 3800, label: 'Low supply', color: BLUE }],
     alarms: { '0': { type: 'THRESHOLD_DECREASING', threshold: 3800, enabled: true }, '1': { type: 'THRESHOLD_INCREASING', threshold: 5800, enabled: true } },
     lat: -37.7861, lng: 176.4312, boot: { hardwareVersion: 13, firmwareVersion: 72, sensorVersion: 4 }, battery: 92, signal: 22, pointId: 'RBW-RES-01', commissioningStatus: 3,

@@ -28,7 +28,7 @@ export interface PlannedSensor {
  * sensors `silentForMin` earlier.
  */
 export function lastTransmission(s: DemoSensor, anchor: number): number {
-  const stagger = s.transmissionInterval === 15 && s.measurementInterval === 1 ? 0 : unit(s.seed, 0, 77) * s.transmissionInterval * MIN;
+  const stagger = s.measurementInterval === 1 ? 0 : unit(s.seed, 0, 77) * s.transmissionInterval * MIN;
   return Math.floor(anchor - stagger - (s.silentForMin ?? 0) * MIN);
 }
 
@@ -44,11 +44,10 @@ export function planSensors(anchor: number, historyDays: number): PlannedSensor[
   });
 }
 
-/** Inserts the sensor rows with latest data consistent with their last measurement. */
-export async function insertSensorRows(q: Queryable, planned: PlannedSensor[], orgs: Record<OrgKey, string>, secret: string, alerting: Set<string>, anchor: number) {
-  for (const p of planned) {
-    const s = p.def;
-    const config = {
+/** A demo sensor's settings as the seed stores them: scheduler config, display info, conversion and integration. */
+export function demoSetup(s: DemoSensor) {
+  return {
+    config: {
       schedulerEnabled: s.schedulerEnabled ?? true,
       measurementInterval: s.measurementInterval,
       transmissionInterval: s.transmissionInterval,
@@ -56,9 +55,18 @@ export async function insertSensorRows(q: Queryable, planned: PlannedSensor[], o
       deltaCompressionEnabled: s.measurementInterval === 1,
       txCountOnAlarm: 2,
       serverSideAlarm: s.radio.type === 'myriota',
-    };
-    const displayInfo = { offsetMeasurement: s.offsetMm, minLevel: s.minLevel ?? null, maxLevel: s.maxLevel ?? null, referenceLines: s.referenceLines ?? [] };
-    const integration = { ...(s.pointId ? { pointId: s.pointId } : {}), commissioningStatus: s.commissioningStatus };
+    },
+    displayInfo: { offsetMeasurement: s.offsetMm, minLevel: s.minLevel ?? null, maxLevel: s.maxLevel ?? null, referenceLines: s.referenceLines ?? [] },
+    conversionConfigs: s.conversion ? [s.conversion] : [],
+    integration: { ...(s.pointId ? { pointId: s.pointId } : {}), commissioningStatus: s.commissioningStatus },
+  };
+}
+
+/** Inserts the sensor rows with latest data consistent with their last measurement. */
+export async function insertSensorRows(q: Queryable, planned: PlannedSensor[], orgs: Record<OrgKey, string>, secret: string, alerting: Set<string>, anchor: number) {
+  for (const p of planned) {
+    const s = p.def;
+    const { config, displayInfo, conversionConfigs, integration } = demoSetup(s);
     const boot = { buildType: s.boot.buildType ?? 'Production', firmwareVersion: s.boot.firmwareVersion, sensorVersion: s.boot.sensorVersion, hardwareVersion: s.boot.hardwareVersion };
     await q.query(
       `INSERT INTO sensors (id, serial, claim_code, device_key_hash, org_id, name, sensor_type, latitude, longitude, radio, config, display_info,
@@ -77,7 +85,7 @@ export async function insertSensorRows(q: Queryable, planned: PlannedSensor[], o
         JSON.stringify(s.radio),
         JSON.stringify(config),
         JSON.stringify(displayInfo),
-        JSON.stringify(s.conversion ? [s.conversion] : []),
+        JSON.stringify(conversionConfigs),
         JSON.stringify(p.alarms),
         JSON.stringify(integration),
         p.history ? JSON.stringify(latestData(p, alerting.has(s.serial))) : null,

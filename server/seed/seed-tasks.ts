@@ -39,7 +39,7 @@ const fullRadar = {
  * sensor stay queued, as they would on real devices that never call in.
  */
 const TASKS: DemoTask[] = [
-  { serial: '1A2B3C4D', type: 'SensorConfig', params: sensorConfig(1, 15, true), status: 'Success', ageMin: 200 * 1440, by: 'admin' },
+  { serial: '1A2B3C4D', type: 'SensorConfig', params: sensorConfig(1, 10, true), status: 'Success', ageMin: 200 * 1440, by: 'admin' },
   { serial: '1A2B3C4D', type: 'FirmwareDownload', params: (fw) => ({ fwId: fw['hilo-main-72.bin'] }), status: 'Success', ageMin: 110 * 1440, by: 'siteadmin' },
   { serial: '1A2B3C4D', type: 'AlarmConfig', params: alarm(1, 'THRESHOLD_INCREASING', 700, 800), status: 'Success', ageMin: 90 * 1440, by: 'admin' },
   { serial: '1A2B3C4D', type: 'TransmissionConfig', params: { additionalRadarDataEnabled: true, startingLevelMm: 1200 }, status: 'Canceled', ageMin: 60 * 1440, by: 'owner' },

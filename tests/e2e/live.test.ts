@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, signIn } from './browser';
 
-// Main Reservoir (1A2B3C4D) transmits every 15 minutes of simulated time; the e2e server runs the
-// simulator at E2E_SIMULATOR_SPEED, so the wait for its next uplink is 15 min / speed.
+// Main Reservoir (1A2B3C4D) transmits every 10 minutes of simulated time; the e2e server runs the
+// simulator at E2E_SIMULATOR_SPEED, so the wait for its next uplink is 10 min / speed.
 const speed = Number(process.env.E2E_SIMULATOR_SPEED ?? 60); // global-setup's default
-const waitMs = (15 * 60_000) / speed + 30_000;
+const waitMs = (10 * 60_000) / speed + 30_000;
 
 describe.skipIf(waitMs > 100_000)('live mode on the chart (monitoring-client.md 4: switching to live triggers a live load; DESIGN.md Live data)', () => {
   let browser: Browser;
