@@ -28,6 +28,8 @@ export interface SaveInput<V, B, R> {
   valuesOf(saved: R): V;
   successMessage: string;
   failureMessage(error: unknown): string;
+  /** Errors follow every edit from the start, not only after the first Update (the satellite alarms form, sensor-setup 4). */
+  liveErrors?: boolean;
 }
 
 interface SaveContext<V, B, R> extends SaveInput<V, B, R> {
@@ -64,11 +66,13 @@ export const sensorSaveMachine = setup({
       return { values, errors: context.showErrors ? context.check(values).errors : context.errors };
     }),
     showErrors: assign(({ context }) => ({ errors: context.check(context.values).errors, showErrors: true })),
-    load: assign(({ event }) => (event.type === 'LOAD' ? { values: event.values, errors: {}, showErrors: false } : {})),
+    load: assign(({ context, event }) =>
+      event.type === 'LOAD' ? { values: event.values, errors: context.liveErrors ? context.check(event.values).errors : {}, showErrors: !!context.liveErrors } : {},
+    ),
   },
 }).createMachine({
   id: 'sensorSave',
-  context: ({ input }) => ({ ...input, errors: {}, showErrors: false, notice: null, saved: null }),
+  context: ({ input }) => ({ ...input, errors: input.liveErrors ? input.check(input.values).errors : {}, showErrors: !!input.liveErrors, notice: null, saved: null }),
   initial: 'editing',
   states: {
     editing: {
@@ -89,7 +93,7 @@ export const sensorSaveMachine = setup({
             saved: event.output,
             values: context.valuesOf(event.output),
             errors: {},
-            showErrors: false,
+            showErrors: !!context.liveErrors,
             notice: { kind: 'success' as const, message: context.successMessage, seq: (context.notice?.seq ?? 0) + 1 },
           })),
         },

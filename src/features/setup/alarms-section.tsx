@@ -73,6 +73,8 @@ function SatelliteAlarms({ sensor, org, onSaved }: SectionProps) {
     successMessage: SETUP_NOTICES.alarmsUpdated,
     failureMessage: saveFailure(SETUP_NOTICES.somethingWrong),
     onSaved,
+    // enabling an alarm with an empty threshold raises the required error at once (sensor-setup 4)
+    liveErrors: true,
   });
   const { values, errors, saving, edit } = form;
   const anyError = Object.keys(errors).length > 0;

@@ -18,6 +18,8 @@ interface Options<V> {
   successMessage: string;
   failureMessage(error: unknown): string;
   onSaved(sensor: Sensor): void;
+  /** Field errors show as the user edits, before any Update. */
+  liveErrors?: boolean;
 }
 
 /** A section's form on the save machine: the one PUT, its notices, and the saved sensor handed on. */
@@ -32,7 +34,7 @@ export function useSectionSave<V>(o: Options<V>) {
     [o.orgId, o.sensor.id],
   );
   const actor = useActorRef(machine, {
-    input: { values: o.initial, check: o.check as never, valuesOf: o.valuesOf as never, successMessage: o.successMessage, failureMessage: o.failureMessage },
+    input: { values: o.initial, check: o.check as never, valuesOf: o.valuesOf as never, successMessage: o.successMessage, failureMessage: o.failureMessage, liveErrors: o.liveErrors },
   });
   const values = useSelector(actor, (s) => s.context.values) as V;
   const errors = useSelector(actor, (s) => s.context.errors);
