@@ -1,6 +1,7 @@
 import type { Alarm } from '../contract/sensor.schema';
 import { SENSOR_RANGE_MM, sensorTypeOf } from './sensor-types';
 import { SETUP_RULES } from './setup-messages';
+import { ALARM_LABELS } from './alarm-form';
 
 /** Field rules of the remote-task forms (sensor-setup 5), shared with the server. Thresholds are mm of displayed level. */
 
@@ -66,13 +67,8 @@ export function percentError(percent: number | undefined, enabled: boolean, d: D
   return null;
 }
 
-export const ALARM_TYPE_LABEL: Record<Alarm['type'], string> = {
-  THRESHOLD_INCREASING: 'Threshold increasing',
-  THRESHOLD_DECREASING: 'Threshold decreasing',
-  DELTA_INCREASING: 'Rapid change increasing',
-  DELTA_DECREASING: 'Rapid change decreasing',
-  ACCELEROMETER: 'Movement',
-};
+/** The task form and task rows name alarms as the Alarm Settings tab does (issue 36 item 7). */
+export const ALARM_TYPE_LABEL: Record<Alarm['type'], string> = ALARM_LABELS;
 
 export function rangeOf(sensorType: string) {
   const t = sensorTypeOf(sensorType);

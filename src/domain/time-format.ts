@@ -26,6 +26,22 @@ export function formatTime(t: number, display: TimeDisplay = 'Friendly', timeZon
   return formatter(display, timeZone, withSeconds).format(t);
 }
 
+const dmy = new Map<string, Intl.DateTimeFormat>();
+/**
+ * The setup area's dates (sensor-setup 9): DD/MM/YYYY HH:mm:ss in the time zone, unless the user
+ * chose American dates in their display settings ('Mar 10, 2026, 2:05:09 PM').
+ */
+export function formatSetupTime(t: number, display: TimeDisplay = 'Friendly', timeZone = 'Pacific/Auckland'): string {
+  if (display === 'AmericanLocal') return formatTime(t, display, timeZone, true);
+  let f = dmy.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    dmy.set(timeZone, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(t).map((x) => [x.type, x.value]));
+  return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}:${p.second}`;
+}
+
 /** 'just now', '5 minutes ago', '3 hours ago', '2 days ago' (or 'in ...' for future times). */
 export function timeAgo(t: number, now: number): string {
   const diff = now - t;

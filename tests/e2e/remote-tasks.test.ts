@@ -100,7 +100,7 @@ describe('remote tasks in the browser (issue 12)', () => {
     // the seeded alarm task holds one of three alarm places; two more fill them. The low alarm is typed as
     // a percentage of the display limits (0-2 m): negative is refused, 75% (1.5 m) is above the queued high alarm (1.4 m)
     await openCreate(page, 'Update Alarm Setting');
-    await pick(page, 'Alarm type', 'Threshold decreasing');
+    await pick(page, 'Alarm type', 'Low level');
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Percentage (%)', { exact: true }).click();
     const threshold = dialog.getByLabel(/^Threshold/).first();
@@ -116,9 +116,9 @@ describe('remote tasks in the browser (issue 12)', () => {
     const alarms = page.getByTestId('queued-tasks').locator('[data-type=AlarmConfig]');
     await expect.poll(() => alarms.count()).toBe(2);
     await alarms.last().getByRole('button', { expanded: false }).click();
-    await alarms.last().getByText('Threshold decreasing at 200 mm').waitFor(); // 10% of 0-2000 mm
+    await alarms.last().getByText('Low level at 0.200 m').waitFor(); // 10% of 0-2000 mm, in the organisation's metres
     await openCreate(page, 'Update Alarm Setting');
-    await pick(page, 'Alarm type', 'Rapid change increasing');
+    await pick(page, 'Alarm type', 'Rapid change (rising)');
     await dialog.getByLabel(/^Threshold/).first().fill('300');
     await submit(page);
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);

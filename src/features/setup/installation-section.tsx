@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { Center, Image, Loader, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import type { FuelInstall } from '../../contract/sensor.schema';
 import { getIdToken, gatewayEndpoint } from '../../shared/api';
+import { formatSetupTime } from '../../domain/time-format';
+import { useSession } from '../../shared/session';
 import type { SectionProps } from './section-types';
 import { useFuelInstall } from './use-fuel-install';
 
@@ -11,11 +13,12 @@ const metres = (v: number | null) => (v === null ? 'N/A' : `${v.toFixed(2)} m`);
 /** The installation record (sensor-setup 2, 3): the fuel installation read-only, with its preset and its three photos. */
 export default function InstallationSection({ sensor, org }: SectionProps) {
   const state = useFuelInstall(org.id, sensor.id);
+  const { user } = useSession();
   if (state.status === 'loading') return <Center h={120}><Loader /></Center>;
   if (state.status === 'error' || !state.record) return <Text c="dimmed">An error occured while retrieving the data, please check your internet connection and try again.</Text>;
   const r = state.record;
   const rows: [string, string][] = [
-    ['Installed', new Date(r.time).toLocaleDateString('en-NZ', { timeZone: org.locale.timezone, day: '2-digit', month: '2-digit', year: 'numeric' })],
+    ['Installed', formatSetupTime(r.time, user.displaySettings.timeDisplay, org.locale.timezone)],
     ['Fuel type', r.fuelType],
     ['Tank', r.preset ? `${r.preset.manufacturer} ${r.preset.model}` : 'Custom'],
     ['Shape', SHAPES[r.shape] ?? r.shape],

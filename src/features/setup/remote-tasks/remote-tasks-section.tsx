@@ -20,7 +20,7 @@ interface Props {
 
 /** Remote Tasks (sensor-setup 2, 4, 8): the banners, Queued Tasks with Create, Completed Tasks with Show More; live. */
 export default function RemoteTasksSection({ sensor, org, isSiteAdmin, onSaved }: Props) {
-  const { state, calls, showAll, limit } = useRemoteTasks(org.id, sensor, onSaved);
+  const { state, calls, showAll, limit, reload } = useRemoteTasks(org.id, sensor, onSaved);
   const [creating, setCreating] = useState(false);
   // the dashboard's server-corrected clock (GET /tools/server-time), re-read every 60 s
   const now = useNow(ESTIMATE_REFRESH_MS);
@@ -35,7 +35,18 @@ export default function RemoteTasksSection({ sensor, org, isSiteAdmin, onSaved }
       </Center>
     );
   }
-  if (state.status === 'error') return <Alert color="red">{TASK_MESSAGES.loadFailed}</Alert>;
+  if (state.status === 'error') {
+    return (
+      <Alert color="red" data-testid="tasks-load-failed">
+        <Group justify="space-between" gap="sm">
+          <Text size="sm">{TASK_MESSAGES.loadFailed}</Text>
+          <Button size="xs" variant="default" onClick={() => void reload()}>
+            Retry
+          </Button>
+        </Group>
+      </Alert>
+    );
+  }
 
   // FullRadarConfig tasks are for site admins' eyes only
   const visible = (t: DownlinkTask) => isSiteAdmin || t.type !== 'FullRadarConfig';
@@ -51,6 +62,7 @@ export default function RemoteTasksSection({ sensor, org, isSiteAdmin, onSaved }
       task={t}
       isSiteAdmin={isSiteAdmin}
       timeZone={org.locale.timezone}
+      unit={org.measurementUnit}
       estimate={position === undefined ? undefined : estimateText(estimateApplyAt(sensor, t, position, now), now)}
       onCancel={onCancel}
     />

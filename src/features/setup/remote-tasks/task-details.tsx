@@ -1,14 +1,18 @@
-import { Code, Table, Text } from '@mantine/core';
+import { Code, Stack, Table, Text } from '@mantine/core';
 import type { DownlinkTask } from '../../../contract/downlink-task.schema';
 import { ALARM_TYPE_LABEL } from '../../../domain/task-params';
 import { PEAK_SORTING, THRESHOLD_TYPE } from '../../../domain/task-params';
-import { formatTime } from '../../../domain/time-format';
-import { intervalText } from '../../../domain/sensor-format';
+import { formatSetupTime } from '../../../domain/time-format';
+import { formatLevel, intervalText, type MeasurementUnit } from '../../../domain/sensor-format';
 import { useSession } from '../../../shared/session';
 
 
-/** One line saying what the task changes. */
-export function taskDescription(t: DownlinkTask): string {
+/** An alarm's value as the tabs show it: a level or a change in the organisation's unit, movement on the device's 1-255 scale. */
+const alarmValueText = (v: { type: keyof typeof ALARM_TYPE_LABEL; threshold: number }, unit: MeasurementUnit) =>
+  v.type === 'ACCELEROMETER' ? String(v.threshold) : v.type.startsWith('DELTA') ? `${formatLevel(v.threshold, unit)} per hour` : formatLevel(v.threshold, unit);
+
+/** One line saying what the task changes, lengths in the organisation's unit. */
+export function taskDescription(t: DownlinkTask, unit: MeasurementUnit = 'Metres'): string {
   const p = t.params as Record<string, unknown>;
   switch (t.type) {
     case 'SensorConfig': {
@@ -17,13 +21,12 @@ export function taskDescription(t: DownlinkTask): string {
     }
     case 'AlarmConfig': {
       const v = p.value as { type: keyof typeof ALARM_TYPE_LABEL; enabled: boolean; threshold: number };
-      // thresholds are mm of level (a movement threshold is the device's 0-255 reading)
-      return `Alarm ${Number(p.index) + 1}: ${ALARM_TYPE_LABEL[v.type] ?? v.type} ${v.enabled ? `at ${v.threshold}${v.type === 'ACCELEROMETER' ? '' : ' mm'}` : 'disabled'}`;
+      return `Alarm ${Number(p.index) + 1}: ${ALARM_TYPE_LABEL[v.type] ?? v.type} ${v.enabled ? `at ${alarmValueText(v, unit)}` : 'disabled'}`;
     }
     case 'ExtendedConfig':
       return `Transmit every ${p.txCountOnAlarm} measurement${Number(p.txCountOnAlarm) > 1 ? 's' : ''} while an alarm is active`;
     case 'TransmissionConfig':
-      return p.additionalRadarDataEnabled ? `Extra radar data from a starting level of ${p.startingLevelMm} mm` : 'Extra radar data off';
+      return p.additionalRadarDataEnabled ? `Extra radar data from a starting level of ${formatLevel(Number(p.startingLevelMm), unit)}` : 'Extra radar data off';
     case 'FirmwareDownload':
       return 'Download and install new firmware';
     case 'RadarConfig':
@@ -35,19 +38,56 @@ export function taskDescription(t: DownlinkTask): string {
   }
 }
 
+/** Labels of the task parameters; the mm ones are shown in the organisation's unit. */
+const PARAM_LABELS: Record<string, string> = {
+  measurementInterval: 'Measurement interval',
+  measurementsPerTransmission: 'Measurements per transmission',
+  maxGradient: 'Maximum gradient',
+  deltaCompressionEnabled: 'Delta compression',
+  index: 'Alarm slot',
+  value: 'New alarm',
+  original: 'Previous alarm',
+  fwId: 'Firmware',
+  txCountOnAlarm: 'Measurements per transmission while an alarm is active',
+  userRangeEnabled: 'User range',
+  userRangeMin: 'User range minimum',
+  userRangeMax: 'User range maximum',
+  additionalRadarDataEnabled: 'Extra radar data',
+  startingLevelMm: 'Starting level',
+};
+const MM_PARAMS = new Set(['maxGradient', 'userRangeMin', 'userRangeMax', 'startingLevelMm']);
+
+/** The task's parameters as label and readable value (sensor-setup 2's row details). */
+export function taskParamRows(t: DownlinkTask, unit: MeasurementUnit): [string, string][] {
+  return Object.entries(t.params).map(([k, v]) => {
+    const label = PARAM_LABELS[k] ?? k;
+    if (v === null || v === undefined) return [label, 'None'];
+    if (typeof v === 'boolean') return [label, v ? 'On' : 'Off'];
+    if (k === 'measurementInterval') return [label, intervalText(Number(v))];
+    if (k === 'index') return [label, String(Number(v) + 1)];
+    if (MM_PARAMS.has(k) && typeof v === 'number') return [label, formatLevel(v, unit)];
+    if (typeof v === 'object' && 'type' in v && 'threshold' in v) {
+      const a = v as { type: keyof typeof ALARM_TYPE_LABEL; threshold: number; enabled: boolean };
+      return [label, `${ALARM_TYPE_LABEL[a.type] ?? a.type} at ${alarmValueText(a, unit)}, ${a.enabled ? 'enabled' : 'disabled'}`];
+    }
+    return [label, typeof v === 'object' ? JSON.stringify(v) : String(v)];
+  });
+}
+
 interface Props {
   task: DownlinkTask;
   timeZone: string;
+  unit: MeasurementUnit;
   isSiteAdmin: boolean;
   /** The estimate text of a queued task. */
   estimate?: string;
 }
 
 /** The row details table (sensor-setup 2): created at, estimate or completed time, description and details. */
-export function TaskDetails({ task, timeZone, isSiteAdmin, estimate }: Props) {
+export function TaskDetails({ task, timeZone, unit, isSiteAdmin, estimate }: Props) {
   const done = task.endedAt !== null;
   const { user } = useSession();
-  const DATE = (t: number, tz: string) => formatTime(t, user.displaySettings.timeDisplay, tz, true);
+  const DATE = (t: number, tz: string) => formatSetupTime(t, user.displaySettings.timeDisplay, tz);
   // FullRadarConfig shows its raw params; radar details are for site admins
   const showParams = task.type !== 'RadarConfig' || isSiteAdmin;
   return (
@@ -63,17 +103,28 @@ export function TaskDetails({ task, timeZone, isSiteAdmin, estimate }: Props) {
         </Table.Tr>
         <Table.Tr>
           <Table.Th>Description</Table.Th>
-          <Table.Td>{taskDescription(task)}</Table.Td>
+          <Table.Td>{taskDescription(task, unit)}</Table.Td>
         </Table.Tr>
         {showParams && (
           <Table.Tr>
             <Table.Th>Details</Table.Th>
             <Table.Td>
-              <Code block style={{ whiteSpace: 'pre-wrap', maxWidth: '100%' }}>
-                {Object.entries(task.params)
-                  .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
-                  .join('\n')}
-              </Code>
+              {/* FullRadarConfig keeps its raw params (sensor-setup 3); the others read with labels and units */}
+              {task.type === 'FullRadarConfig' ? (
+                <Code block style={{ whiteSpace: 'pre-wrap', maxWidth: '100%' }}>
+                  {Object.entries(task.params)
+                    .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+                    .join('\n')}
+                </Code>
+              ) : (
+                <Stack gap={2} data-testid="task-params">
+                  {taskParamRows(task, unit).map(([label, value]) => (
+                    <Text size="sm" key={label}>
+                      {label}: {value}
+                    </Text>
+                  ))}
+                </Stack>
+              )}
             </Table.Td>
           </Table.Tr>
         )}

@@ -7,8 +7,9 @@ import { fromPromise } from 'xstate';
 import { remoteTaskMachine, rowControls } from '../../../../machines/remote-task.machine';
 import type { DownlinkTask } from '../../../contract/downlink-task.schema';
 import { statusDisplay, taskTypeLabel, type StatusDisplay } from '../../../domain/remote-tasks';
-import { formatTime } from '../../../domain/time-format';
+import { formatSetupTime } from '../../../domain/time-format';
 import { useSession } from '../../../shared/session';
+import type { MeasurementUnit } from '../../../domain/sensor-format';
 import { TaskDetails } from './task-details';
 
 const COLOUR: Record<StatusDisplay, string> = { queued: 'blue', executing: 'yellow', ok: 'teal', error: 'red', canceled: 'gray', na: 'gray' };
@@ -17,13 +18,14 @@ interface Props {
   task: DownlinkTask;
   isSiteAdmin: boolean;
   timeZone: string;
+  unit: MeasurementUnit;
   /** Estimate text for a Created task. */
   estimate?: string;
   onCancel(taskId: string): Promise<unknown>;
 }
 
 /** One row of the Queued or Completed list: expandable, with Cancel and its Yes/No confirmation (sensor-setup 2, 4). */
-export function TaskRow({ task, isSiteAdmin, timeZone, estimate, onCancel }: Props) {
+export function TaskRow({ task, isSiteAdmin, timeZone, unit, estimate, onCancel }: Props) {
   const machine = useMemo(() => remoteTaskMachine.provide({ actors: { cancel: fromPromise(() => onCancel(task.id)) } }), [onCancel, task.id]);
   const [state, send] = useMachine(machine, { input: { status: task.status } });
   const [open, setOpen] = useState(false);
@@ -39,7 +41,9 @@ export function TaskRow({ task, isSiteAdmin, timeZone, estimate, onCancel }: Pro
   }, [notice]);
 
   const queued = task.status === 'Created' || task.status === 'Dispatched';
-  const timing = shown.kind === 'executing' ? 'Executing...' : queued ? estimate : 'Task completed';
+  const when = (t: number) => formatSetupTime(t, user.displaySettings.timeDisplay, timeZone);
+  // a dispatched task's badge says 'Executing...' (once); a completed one shows when, without expanding
+  const timing = shown.kind === 'executing' ? undefined : queued ? estimate : `Task completed${task.endedAt !== null ? ` ${when(task.endedAt)}` : ''}`;
   const label = taskTypeLabel(task.type, isSiteAdmin);
   return (
     <Paper withBorder radius="md" p="sm" data-testid="task-row" data-status={state.context.status} data-type={task.type}>
@@ -58,8 +62,7 @@ export function TaskRow({ task, isSiteAdmin, timeZone, estimate, onCancel }: Pro
                 )}
               </Text>
               <Text size="xs" c="dimmed">
-                {timing}
-                {isSiteAdmin && ` · created ${formatTime(task.createdAt, user.displaySettings.timeDisplay, timeZone, true)}`}
+                {[timing, isSiteAdmin && `created ${when(task.createdAt)}`].filter(Boolean).join(' · ')}
               </Text>
             </Box>
           </Group>
@@ -77,7 +80,7 @@ export function TaskRow({ task, isSiteAdmin, timeZone, estimate, onCancel }: Pro
       </Group>
       <Collapse expanded={open}>
         <Stack mt="xs">
-          <TaskDetails task={task} timeZone={timeZone} isSiteAdmin={isSiteAdmin} estimate={estimate} />
+          <TaskDetails task={task} timeZone={timeZone} unit={unit} isSiteAdmin={isSiteAdmin} estimate={estimate} />
         </Stack>
       </Collapse>
       <Modal opened={controls.confirmOpen} onClose={() => send({ type: 'NO' })} title="Cancel Remote Task" centered>

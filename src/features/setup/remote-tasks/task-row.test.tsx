@@ -1,0 +1,59 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { MantineProvider } from '@mantine/core';
+import type { DownlinkTask } from '../../../contract/downlink-task.schema';
+import { ALARM_LABELS } from '../../../domain/alarm-form';
+import { ALARM_TYPE_LABEL } from '../../../domain/task-params';
+import { formatSetupTime } from '../../../domain/time-format';
+import { SessionContext, type Session } from '../../../shared/session';
+import { taskDescription, taskParamRows } from './task-details';
+import { TaskRow } from './task-row';
+
+// Remote task rows readable (sensor-setup 2, 4, 9; issue 36 items 6 and 7).
+const T = Date.UTC(2026, 2, 15, 1, 5, 9); // 15/03/2026 14:05:09 in Auckland
+const task = (over: Partial<DownlinkTask>): DownlinkTask => ({
+  id: 't', sensorId: 's', type: 'AlarmConfig', status: 'Success', createdAt: T - 3600_000, dispatchedAt: null, endedAt: T,
+  params: { index: 1, value: { type: 'THRESHOLD_INCREASING', enabled: true, threshold: 5800 }, original: null }, ...over,
+});
+const mount = (t: DownlinkTask) =>
+  render(
+    <MantineProvider env="test">
+      <SessionContext.Provider value={{ user: { displaySettings: { timeDisplay: 'Friendly' } } } as unknown as Session}>
+        <TaskRow task={t} isSiteAdmin={false} timeZone="Pacific/Auckland" unit="Inches" onCancel={async () => {}} />
+      </SessionContext.Provider>
+    </MantineProvider>,
+  );
+
+afterEach(cleanup);
+
+describe('remote task rows', () => {
+  it("dates read DD/MM/YYYY HH:mm:ss unless the user chose American dates", () => {
+    expect(formatSetupTime(T, 'Friendly', 'Pacific/Auckland')).toBe('15/03/2026 14:05:09');
+    expect(formatSetupTime(T, 'AmericanLocal', 'Pacific/Auckland')).toMatch(/^Mar 15, 2026, 2:05:09\s?PM$/);
+  });
+  it('a completed task shows its completed time without expanding', () => {
+    mount(task({}));
+    expect(screen.getByText(/Task completed/).textContent).toBe('Task completed 15/03/2026 14:05:09');
+  });
+  it("a dispatched task says 'Executing...' once", () => {
+    mount(task({ status: 'Dispatched', endedAt: null, dispatchedAt: T }));
+    // the row as it shows unexpanded (the details table sits in the collapsed part)
+    const shown = screen.getAllByText('Executing...', { exact: false }).filter((e) => !e.closest('[data-testid="task-details"]'));
+    expect(shown).toHaveLength(1);
+  });
+  it("parameters read with labels in the organisation's unit, not raw JSON in mm; alarms named as on the Alarm Settings tab", () => {
+    expect(ALARM_TYPE_LABEL).toEqual(ALARM_LABELS);
+    const t = task({});
+    expect(taskDescription(t, 'Metres')).toBe('Alarm 2: High level at 5.800 m');
+    expect(taskParamRows(t, 'Inches')).toEqual([
+      ['Alarm slot', '2'],
+      ['New alarm', 'High level at 228.3 in, enabled'],
+      ['Previous alarm', 'None'],
+    ]);
+    expect(taskParamRows(task({ type: 'TransmissionConfig', params: { additionalRadarDataEnabled: true, startingLevelMm: 1200 } }), 'Metres')).toEqual([
+      ['Extra radar data', 'On'],
+      ['Starting level', '1.200 m'],
+    ]);
+  });
+});
