@@ -96,7 +96,11 @@ function SensorDetail({ sensor, sensorsUrl, mobile, onSaved }: { sensor: Sensor;
 
   let tab: DetailTab;
   if (sub === '') tab = 'dashboard';
-  else if (canSetup && (sub === 'setup' || sub.startsWith('setup/'))) tab = 'setup';
+  else if (sub === 'setup' || sub.startsWith('setup/')) {
+    // a setup link followed by someone who may not use setup lands on this sensor's dashboard, not another's
+    if (!canSetup) return <Navigate to={base} replace />;
+    tab = 'setup';
+  }
   else if (user.isSiteAdmin && (sub === 'admin-tools/errors' || sub === 'errors')) {
     if (`${base}/${sub}` !== errorsPath) return <Navigate to={errorsPath} replace />;
     tab = 'errors';

@@ -198,6 +198,11 @@ describe('sensor setup in the browser (issue 11)', () => {
     // no record, no section: its path redirects to the default section
     await page.goto(`${baseUrl}${SENSORS}/${SPARE}/setup/installation`);
     await page.waitForURL(`**${SENSORS}/${SPARE}/setup/display`);
+    // an unknown section shows nothing but the menu, and stays where it is (sensor-setup 2; issue 36 item 8)
+    await page.goto(`${baseUrl}${SENSORS}/${SPARE}/setup/no-such-section`);
+    await page.getByRole('navigation', { name: 'Setup sections' }).waitFor();
+    await expect(page.locator('[data-testid^="setup-"]').count()).resolves.toBe(0);
+    expect(new URL(page.url()).pathname).toBe(`${SENSORS}/${SPARE}/setup/no-such-section`);
   });
 
   it('on a phone the sections are a list, then the form', async () => {
@@ -217,8 +222,11 @@ describe('sensor setup in the browser (issue 11)', () => {
     await page.goto(`${baseUrl}${SENSORS}/${CULVERT}`);
     await page.getByRole('tab', { name: 'Dashboard' }).waitFor();
     await expect(page.getByRole('tab', { name: 'Sensor Setup' }).count()).resolves.toBe(0);
-    await page.goto(`${baseUrl}${SENSORS}/${CULVERT}/setup/display`);
+    // a setup link lands on the same sensor's dashboard, not the first sensor's (issue 36 item 3)
+    await page.goto(`${baseUrl}${SENSORS}/${SPARE}/setup/display`);
     await page.waitForURL((u) => !u.pathname.includes('/setup'));
+    expect(new URL(page.url()).pathname).toBe(`${SENSORS}/${SPARE}`);
+    await page.getByRole('heading', { name: 'Spare Tank' }).waitFor();
     await expect(page.getByLabel('Sensor name').count()).resolves.toBe(0);
     await page.close();
   });

@@ -22,7 +22,7 @@ interface SetupAreaProps extends Omit<SectionProps, 'sectionPath'> {
 /**
  * The Sensor Setup tab (sensor-setup 2, monitoring-client 2.5): the section menu and the chosen
  * section. The bare path opens the sensor's default section (on a phone, the list); an unknown
- * or hidden section redirects to the default.
+ * section shows nothing but the menu (sensor-setup 2); a hidden one redirects to the default.
  */
 export function SetupArea({ base, section, ...props }: SetupAreaProps) {
   const { sensor, org, isSiteAdmin, production } = props;
@@ -46,7 +46,7 @@ export function SetupArea({ base, section, ...props }: SetupAreaProps) {
   if (section !== undefined) {
     const rule = current?.visible(ctx);
     if (rule === undefined && current) return <Waiting />; // its rule waits on a load
-    if (!current || !rule) return <Navigate to={sectionPath(fallback.id)} replace />;
+    if (current && !rule) return <Navigate to={sectionPath(fallback.id)} replace />;
   }
 
   const menu = (
