@@ -88,6 +88,12 @@ const schema = z.object({
   IDENTITY_RATE_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(60),
   CSP_CONNECT_SRC: z.string().optional(), // more origins the browser may connect to (map tiles, space-separated)
   USER_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20), // GET /users?email= per manager
+  // fair shares of heavy work (measurement pages, route imports, reading lists): at once per user and
+  // per organisation, waiting per user before 429, and the resident memory above which it is refused with 503
+  HEAVY_PER_USER: z.coerce.number().int().min(1).max(64).default(2),
+  HEAVY_PER_ORG: z.coerce.number().int().min(1).max(256).default(4),
+  HEAVY_WAITING_PER_USER: z.coerce.number().int().min(0).max(1000).default(32),
+  MEMORY_CEILING_MB: z.coerce.number().int().min(64).max(1_048_576).default(1536),
   HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   // how long a claimed outbox row stays hidden from other processes: a killed process's deliveries come back after it
   OUTBOX_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),

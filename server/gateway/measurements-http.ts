@@ -6,6 +6,7 @@ import { securityHeaderList } from '../http/security-headers';
 import { verifyTokenUnrevoked } from '../identity/tokens';
 import { PAGE_HEADERS, pageAnswer, pageForm, parseQuery, readMeasurements } from './measurements.routes';
 import { appHeaders, sendAnswer } from '../http/direct-answer';
+import { fairShareOf } from '../http/fair-share';
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const PATH = new RegExp(`^/api/organisations/(${UUID})/sensors/(${UUID})/measurements\\?([^#]*)$`);
@@ -67,7 +68,10 @@ export function measurementsListener(ctx: AppContext): (req: IncomingMessage, re
       pass: `guard.known AND COALESCE(guard.revoked_at, 0) = 0 AND guard.role IN (${DATA_ROLES.join(', ')}) AND guard.sensor_exists`,
       params: [caller.origin, orgId, caller.payload.sub],
     };
-    const { page: p, next, checked: c } = await readMeasurements<Checked>(ctx.db, sensorId.toLowerCase(), q, form, guard);
+    // the caller's fair share of heavy work (as the app's route); a refusal is the app's to answer
+    const release = await fairShareOf(ctx.config).acquire(caller.payload.sub, orgId.toLowerCase()).catch(() => null);
+    if (!release) return false;
+    const { page: p, next, checked: c } = await readMeasurements<Checked>(ctx.db, sensorId.toLowerCase(), q, form, guard).finally(release);
     // as verifyToken, requireMemberWithSensor and the route decide, in their order; any refusal is the app's to answer
     if (!c || !c.known || c.revoked_at || !DATA_ROLES.includes(c.role) || !c.sensor_exists) return false;
     const { body, type } = pageAnswer(form, p, next);

@@ -4,6 +4,7 @@ import { requireMemberWithSensor, type GatewayEnv } from '../http/auth';
 import { badRequest, notFound } from '../http/errors';
 import { one, type Queryable } from '../db/db';
 import { uuidParam } from '../http/input-guard';
+import { fairShareOf } from '../http/fair-share';
 import { MAX_TIME } from '../../src/contract/safe-text';
 import { measurementQuerySchema, type MeasurementQuery } from '../../src/contract/measurement.schema';
 import { COLUMNS_MAGIC, COLUMNS_MEDIA_TYPE, columnsHeaderBytes } from '../../src/contract/measurement-columns';
@@ -218,7 +219,8 @@ export function measurementRoutes(ctx: AppContext) {
     if (!sensorExists) throw notFound('SENSOR_NOT_FOUND', 'Sensor not found.');
 
     const form = pageForm(c.req.header('Accept'), q);
-    const { page, next } = await readMeasurements(ctx.db, sensorId, q, form);
+    // a fair share: one member's loop of pages waits its turn instead of starving everyone else's
+    const { page, next } = await fairShareOf(ctx.config).run(c.get('caller').id, (orgId ?? '').toLowerCase(), () => readMeasurements(ctx.db, sensorId, q, form));
     const { body, type } = pageAnswer(form, page, next);
     return c.body(typeof body === 'string' ? body : Buffer.concat(body), 200, { ...PAGE_HEADERS, 'Content-Type': type });
   });

@@ -4,6 +4,8 @@ import { one } from '../db/db';
 import { MANAGERS, ROLE, type GatewayEnv, type Role } from '../http/auth';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
 import { MiB, routeBodyLimit } from '../http/body-limit';
+import { fairShareOf } from '../http/fair-share';
+import { parseOffThread } from '../routes/parse-off-thread';
 import { readStoredFile } from '../storage';
 import { createSpecialRoute, importRoute } from '../routes/import';
 import { editReading, recordReading } from '../routes/record';
@@ -20,7 +22,6 @@ import {
   meterReadingPathSchema,
   meterReadingRecordSchema,
   orgPathSchema,
-  routeImportSchema,
   routeMetadataPathSchema,
   routeMetadataSchema,
   routeMetadataUpsertSchema,
@@ -30,7 +31,6 @@ import {
   routeTaskListSchema,
   routeTaskPatchSchema,
   routeTaskPathSchema,
-  specialRouteCreateSchema,
   type RouteMetadata,
 } from '../../src/contract/route.schema';
 
@@ -85,10 +85,13 @@ export function routeTaskRoutes(ctx: AppContext) {
   r.post('/organisations/:orgId/routes', routeBodyLimit(IMPORT_BODY_LIMIT), async (c) => {
     const { orgId } = orgPathSchema.parse(c.req.param());
     routeQuerySchema.parse(c.req.query());
-    await requireRoutes(ctx, c, orgId, MANAGERS);
-    const b = routeImportSchema.parse(await body(c));
-    sameOrg(orgId, b);
-    const id = await ctx.db.tx((q) => importRoute(q, orgId, b, ctx.now()));
+    const { userId } = await requireRoutes(ctx, c, orgId, MANAGERS);
+    // a fair share of heavy work, and the parse off the event loop (issue 35: one import stalled the server)
+    const id = await fairShareOf(ctx.config).run(userId, orgId, async () => {
+      const b = await parseOffThread('routeImport', await c.req.text());
+      sameOrg(orgId, b);
+      return ctx.db.tx((q) => importRoute(q, orgId, b, ctx.now()));
+    });
     await publishTask(ctx, orgId, id);
     return c.json(routeTaskAnswerSchema.parse({ task: await getTask(ctx.db, orgId, id) }), 201);
   });
@@ -97,10 +100,12 @@ export function routeTaskRoutes(ctx: AppContext) {
   r.post('/organisations/:orgId/special-routes', routeBodyLimit(IMPORT_BODY_LIMIT), async (c) => {
     const { orgId } = orgPathSchema.parse(c.req.param());
     routeQuerySchema.parse(c.req.query());
-    await requireRoutes(ctx, c, orgId, MANAGERS);
-    const b = specialRouteCreateSchema.parse(await body(c));
-    sameOrg(orgId, b);
-    const id = await ctx.db.tx((q) => createSpecialRoute(q, orgId, b, ctx.now()));
+    const { userId } = await requireRoutes(ctx, c, orgId, MANAGERS);
+    const id = await fairShareOf(ctx.config).run(userId, orgId, async () => {
+      const b = await parseOffThread('specialRoute', await c.req.text());
+      sameOrg(orgId, b);
+      return ctx.db.tx((q) => createSpecialRoute(q, orgId, b, ctx.now()));
+    });
     await publishTask(ctx, orgId, id);
     return c.json(routeTaskAnswerSchema.parse({ task: await getTask(ctx.db, orgId, id) }), 201);
   });
@@ -172,7 +177,8 @@ export function routeTaskRoutes(ctx: AppContext) {
     const { role, userId } = await requireRoutes(ctx, c, orgId, ALL_ROUTE_ROLES);
     const t = await getTask(ctx.db, orgId, taskId);
     if (role === ROLE.METER_READER && t.assignedTo?.cognitoIdentityId !== userId) throw taskNotFound();
-    return c.json(meterReadingListSchema.parse({ task: t, readings: await listReadings(ctx.db, orgId, taskId) }));
+    const readings = await fairShareOf(ctx.config).run(userId, orgId, () => listReadings(ctx.db, orgId, taskId));
+    return c.json(meterReadingListSchema.parse({ task: t, readings }));
   });
 
   // edit a reading (admins and owner): only changed fields, NOTHING_UPDATED otherwise

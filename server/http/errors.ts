@@ -9,6 +9,8 @@ export class HttpError extends Error {
     readonly status: ContentfulStatusCode,
     readonly code: string,
     message: string,
+    /** Headers of the answer, e.g. Retry-After of a 429 or 503. */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
@@ -32,7 +34,7 @@ export const isDataException = (err: unknown) => {
 /** The one place gateway errors become responses. */
 export function handleError(err: Error, c: Context) {
   const { status, body } = errorAnswer(err, c.req.path);
-  return c.json(body, status);
+  return c.json(body, status, err instanceof HttpError ? err.headers : undefined);
 }
 
 /** The status and JSON body of an error (handleError's, also for the uplink route's own listener). */
