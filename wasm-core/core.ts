@@ -35,6 +35,8 @@ export interface CoreExports {
   councilCsvRows(n: number, text: number, nums: number, zt: number, zo: number, zn: number, mode: number, out: number): number;
   usageVolume(t: number, r: number, n: number, bounds: number, nd: number, floor: number, fillsOut: number, room: number, daysOut: number): number;
   usageFlow(t: number, r: number, n: number, bounds: number, nd: number, daysOut: number): number;
+  usageDayRows(days: number, bounds: number, nd: number, stride: number, out: number): number;
+  usageFillRows(fills: number, n: number, fmt: number, out: number): number;
   usageSigma(): number;
   usageNow(): number;
   usageLastTime(): number;
@@ -352,6 +354,38 @@ export class Core {
     out.daysUsed = this.x.forecastDaysUsed();
     this.x.free(p);
     return out;
+  }
+
+  /** Usage CSV rows (assembly/csv.ts usageDayRows, usageFillRows): daily rows of a tank or a flow, then fill rows in `format`. */
+  usageCsvRows(days: readonly DayUse[], bounds: ArrayLike<number>, tank: boolean, fills: readonly Fill[], format: ExportFormat, zone: ZoneOffsets): { days: string; fills: string } {
+    const fmt = EXPORT_FORMATS.indexOf(format);
+    if (fmt < 0) throw new Error(`Unknown export format ${format}`);
+    const nd = days.length;
+    const stride = tank ? 4 : 2;
+    const zn = zone.at.length;
+    const zt = this.x.alloc(Math.max(1, zn) * 8);
+    const zo = this.x.alloc(Math.max(1, zn) * 8);
+    const dp = this.x.alloc(Math.max(1, nd) * stride * 8);
+    const bp = this.x.alloc(Math.max(1, nd) * 8);
+    const fp = this.x.alloc(Math.max(1, fills.length) * 40);
+    const out = this.x.alloc(Math.max(1, nd + 2 * fills.length) * CSV_ROW_MAX);
+    const buf = this.x.memory.buffer;
+    new Float64Array(buf, zt, zn).set(zone.at);
+    new Float64Array(buf, zo, zn).set(zone.offset);
+    const dcol = new Float64Array(buf, dp, nd * stride);
+    days.forEach((d, i) => dcol.set(tank ? [d.use, d.covered, d.fills, d.filled] : [d.use, d.covered], i * stride));
+    new Float64Array(buf, bp, nd).set(Array.from({ length: nd }, (_, i) => bounds[i]));
+    const fcol = new Float64Array(buf, fp, fills.length * 5);
+    fills.forEach((f, i) => fcol.set([f.start, f.end, f.volume, f.before, f.after], i * 5));
+    this.x.setTimeZone(zt, zo, zn);
+    const decoder = new TextDecoder();
+    const dn = this.x.usageDayRows(dp, bp, nd, stride, out);
+    const dayText = decoder.decode(new Uint8Array(this.x.memory.buffer, out, dn));
+    const fn = this.x.usageFillRows(fp, fills.length, fmt, out);
+    const fillText = decoder.decode(new Uint8Array(this.x.memory.buffer, out, fn));
+    this.x.setTimeZone(0, 0, 0);
+    for (const q of [zt, zo, dp, bp, fp, out]) this.x.free(q);
+    return { days: dayText, fills: fillText };
   }
 }
 

@@ -182,3 +182,69 @@ export function csvRows(s: usize, from: i32, count: i32, fmt: i32, decimals: i32
   }
   return <i32>(w - out);
 }
+
+/** The offset (ms) in force at t by the table set with setTimeZone (0 without one). */
+function offsetAt(t: f64): f64 {
+  return tzN > 0 ? load<f64>(tzO + (<usize>zoneIndex(t) << 3)) : 0.0;
+}
+
+/** Writes the local date YYYY-MM-DD of UTC ms t. */
+function writeDay(w: usize, t: f64): usize {
+  dayStart = NaN; // writeDate's day is no longer the one in cY, cM, cD
+  civil(<i32>Math.floor((t + offsetAt(t)) / 86400000.0));
+  const yy = ((cY % 10000) + 10000) % 10000;
+  w = d2(w, yy / 100);
+  w = d2(w, yy % 100);
+  store<u8>(w++, 45);
+  w = d2(w, cM);
+  store<u8>(w++, 45);
+  return d2(w, cD);
+}
+
+/**
+ * Usage CSV rows (issue 38), one a day: "date,use,covered hours,fills,filled" for a tank (4 f64 a
+ * day: litres, ms, count, litres; litres with 0 decimals) or "date,total,covered hours" for a flow
+ * (2 f64 a day: m³ with 3 decimals, ms). The date is the local date of the day's start bound
+ * (bounds: nd + 1 UTC ms). Returns the bytes written (room: nd * CSV_ROW_MAX).
+ */
+export function usageDayRows(days: usize, bounds: usize, nd: i32, stride: i32, out: usize): i32 {
+  let w = out;
+  for (let d = 0; d < nd; d++) {
+    const o = days + (<usize>(d * stride) << 3);
+    w = writeDay(w, load<f64>(bounds + (<usize>d << 3)));
+    store<u8>(w++, 44);
+    w = writeNumber(w, load<f64>(o), stride == 4 ? 0 : 3);
+    store<u8>(w++, 44);
+    w = writeNumber(w, load<f64>(o, 8) / 3600000.0, 1);
+    if (stride == 4) {
+      store<u8>(w++, 44);
+      w = writeNumber(w, load<f64>(o, 16), 0);
+      store<u8>(w++, 44);
+      w = writeNumber(w, load<f64>(o, 24), 0);
+    }
+    store<u16>(w, 0x0a0d);
+    w += 2;
+  }
+  return <i32>(w - out);
+}
+
+/**
+ * Fill rows "start,end,volume" (5 f64 a fill: start, end, volume, before, after), times in the
+ * export format `fmt` and the zone set, the volume in litres with 0 decimals (room: n * 2 * CSV_ROW_MAX).
+ */
+export function usageFillRows(fills: usize, n: i32, fmt: i32, out: usize): i32 {
+  let w = out;
+  for (let i = 0; i < n; i++) {
+    const o = fills + (<usize>(i * 5) << 3);
+    for (let k = 0; k < 2; k++) {
+      const t = load<f64>(o + (<usize>k << 3));
+      const off = fmt == FMT_ISO_UTC ? 0.0 : offsetAt(t);
+      w = writeDate(w, t + off, fmt, off);
+      store<u8>(w++, 44);
+    }
+    w = writeNumber(w, load<f64>(o, 16), 0);
+    store<u16>(w, 0x0a0d);
+    w += 2;
+  }
+  return <i32>(w - out);
+}

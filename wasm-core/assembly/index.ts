@@ -4,7 +4,7 @@ export { sortChunk } from './sort';
 export { storeNew, storeFree, storeLength, storeSegments, storeLowerBound, storeUpperBound, storeRead, storeMerge } from './store';
 export { m4, m4TimeReads, storeView, viewRawPoints, viewMin, viewMax } from './m4';
 export { setConversion, convertValue } from './convert';
-export { setTimeZone, csvRows } from './csv';
+export { setTimeZone, csvRows, usageDayRows, usageFillRows } from './csv';
 export { sumColumns, streamFloor, copyBytes } from './floor';
 export { councilRoom, councilResultRows, councilCsvRows } from './council';
 export { usageVolume, usageFlow, usageSigma, usageNow, usageLastTime, usageFills, usagePoints, forecastDays, forecastRate, forecastSpread, forecastDaysUsed, forecastEarly, forecastLate } from './usage';

@@ -63,3 +63,28 @@ export function refCsvRows(time: ArrayLike<number>, value: ArrayLike<number>, fo
   }
   return out;
 }
+
+/** Reference for usageDayRows: a tank's (4 f64 a day) or a flow's (2 f64 a day) daily rows. */
+export function refUsageDayRows(days: readonly { use: number; covered: number; fills: number; filled: number }[], bounds: ArrayLike<number>, tank: boolean, zone: ZoneOffsets): string {
+  let out = '';
+  days.forEach((d, i) => {
+    const t = bounds[i];
+    const [y, m, dd] = civilFromDays(Math.floor((t + zoneOffsetAt(zone, t)) / 86400000));
+    const yy = ((y % 10000) + 10000) % 10000;
+    const date = `${pad2(Math.trunc(yy / 100))}${pad2(yy % 100)}-${pad2(m)}-${pad2(dd)}`;
+    const cells = [date, refFormatNumber(d.use, tank ? 0 : 3), refFormatNumber(d.covered / 3600000, 1)];
+    if (tank) cells.push(refFormatNumber(d.fills, 0), refFormatNumber(d.filled, 0));
+    out += cells.join(',') + '\r\n';
+  });
+  return out;
+}
+
+/** Reference for usageFillRows. */
+export function refUsageFillRows(fills: readonly { start: number; end: number; volume: number }[], format: ExportFormat, zone: ZoneOffsets): string {
+  let out = '';
+  for (const f of fills) {
+    const date = (t: number) => refFormatDate(t, format, format === 'ISO8601 UTC' ? 0 : zoneOffsetAt(zone, t));
+    out += `${date(f.start)},${date(f.end)},${refFormatNumber(f.volume, 0)}\r\n`;
+  }
+  return out;
+}
