@@ -1,6 +1,5 @@
 import type { MeterException } from '../../src/contract/route.schema';
-
-const DAY = 86_400_000;
+import { DEFAULT_PERIOD_DAYS, IMPLAUSIBLE_FACTOR, TYPICAL_DAILY_USE, periodDays } from '../../src/domain/meter-plausibility';
 
 /**
  * The meter-reading exception rule (our choice; docs/service-routes.md, "Meter-reading exceptions"). Checked in
@@ -18,8 +17,9 @@ const DAY = 86_400_000;
  */
 export const ABNORMAL_CHANGE = 10_000;
 export const ABNORMAL_DAILY = 50;
-export const HIGH_DAILY = 3;
-export const DEFAULT_PERIOD_DAYS = 90;
+/** Three times the typical daily use: the reader app's plausibility limit (src/domain/meter-plausibility.ts). */
+export const HIGH_DAILY = IMPLAUSIBLE_FACTOR * TYPICAL_DAILY_USE;
+export { DEFAULT_PERIOD_DAYS };
 
 export interface ExceptionInput {
   value: number | null;
@@ -36,7 +36,7 @@ export function meterException(r: ExceptionInput): MeterException {
   if (r.cantReadCode || r.value === null || r.value < 0) return 'CantRead';
   if (r.previous === null || r.previous < 0) return r.serviceRequired ? 'ServiceRequired' : 'NoError';
   const change = r.value - r.previous;
-  const days = r.previousAt !== null && r.recordedAt > r.previousAt ? Math.max((r.recordedAt - r.previousAt) / DAY, 1) : DEFAULT_PERIOD_DAYS;
+  const days = periodDays(r.recordedAt, r.previousAt);
   if (Math.abs(change) > ABNORMAL_CHANGE || change / days > ABNORMAL_DAILY) return 'Abnormal';
   if (change < 0) return 'NegativeConsumption';
   if (change === 0) return 'NoConsumption';

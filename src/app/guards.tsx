@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Center, Loader, Stack } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router-dom';
@@ -32,6 +33,15 @@ export function Splash() {
   );
 }
 
+/** The meter reader's app: a second entry of the build, so reached by loading the page, not by the router. */
+export const READER_APP_PATH = '/reader/';
+export const isReaderAppPath = (path: string) => /^\/reader(?:[/?#]|$)/.test(path);
+
+export function ToReaderApp({ path = READER_APP_PATH }: { path?: string }) {
+  useEffect(() => window.location.replace(path), [path]);
+  return <Splash />;
+}
+
 /** Protected pages: signed-out visitors go to /login?redirect={path}{query}. */
 export function RequireAuth() {
   const phase = useAuthPhase();
@@ -48,7 +58,10 @@ export function SignedOutOnly() {
   const phase = useSelector(auth, authPhase);
   const [params] = useSearchParams();
   if (checking) return <Splash />;
-  if (phase === 'in') return <Navigate to={safeRedirect(params.get('redirect'))} replace />;
+  if (phase === 'in') {
+    const to = safeRedirect(params.get('redirect'));
+    return isReaderAppPath(to) ? <ToReaderApp path={to} /> : <Navigate to={to} replace />;
+  }
   return <Outlet />;
 }
 

@@ -8,11 +8,11 @@ import { normaliseTimeZone } from '../domain/time-zone';
 import { ApiError, api } from '../shared/api';
 import { useAuthRef } from './auth-context';
 import { useConfig } from './config-context';
-import { Splash } from './guards';
+import { Splash, ToReaderApp } from './guards';
 import { supportHref } from './links';
 import { NoOrganisationsPage } from './pages/status-pages';
 import { StatusScreen } from './pages/status-screen';
-import { defaultOrganisation, orgPath, defaultSection } from './sections';
+import { defaultOrganisation, orgPath, defaultSection, isMeterReader } from './sections';
 import { PendingInvitationsPrompt } from './pending-invitations';
 
 interface Orgs {
@@ -79,5 +79,7 @@ export function OrgsGate() {
 export function DefaultOrgRedirect() {
   const { organisations } = useOrgs();
   const org = defaultOrganisation(organisations)!;
+  // a meter reader lands in the reader app (issue 33): the organisation's data pages are not for them
+  if (isMeterReader(org)) return <ToReaderApp />;
   return <Navigate to={`${orgPath(org.slug)}/${defaultSection(org)}`} replace />;
 }

@@ -362,6 +362,21 @@ export function routeProgress(t: Pick<RouteTask, 'exported' | 'completedAt' | 's
   return 'Waiting';
 }
 
+/** Percent = completed / total x 100, rounded down when over 99, otherwise rounded up. */
+export function progressPercent(completed: number, total: number): number {
+  if (total <= 0) return 0;
+  const p = (completed / total) * 100;
+  return p > 99 ? Math.floor(p) : Math.ceil(p);
+}
+
+/** The previous reading a new value is compared with (the server's rule): the registry's last recorded value, else the imported one. */
+export function previousReadingOf(r: Pick<MeterReading, 'lastRecordedReading' | 'importedPrevReading'>): { value: number; date: number | null } | null {
+  const imported = r.importedPrevReading;
+  if (r.lastRecordedReading !== null && r.lastRecordedReading >= 0)
+    return { value: r.lastRecordedReading, date: imported && imported.value === r.lastRecordedReading ? imported.date : null };
+  return imported ? { value: imported.value, date: imported.date } : null;
+}
+
 export type ReadingStatus = 'Waiting' | 'Not Read' | 'Complete';
 /** Section 4's reading status. */
 export function readingStatus(r: Pick<MeterReading, 'completed' | 'value'>): ReadingStatus {

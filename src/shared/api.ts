@@ -36,11 +36,13 @@ export interface CallOptions<T> {
   signal?: AbortSignal;
   /** Unsigned calls (claim-sensor, signup) go without a token. */
   unsigned?: boolean;
+  /** Extra request headers (the record call's Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 /** Calls the gateway: adds the ID token, drops undefined query values, validates the answer. */
 export async function call<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, opts: CallOptions<T> = {}): Promise<T> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...opts.headers };
   if (!opts.unsigned) {
     const token = await gateway.getIdToken();
     if (!token) throw new ApiError(0, 'NOT_LOGGED_IN', NOT_LOGGED_IN);

@@ -74,15 +74,20 @@ describe('signing in and the organisation frame (issue 3)', () => {
     await page.waitForURL(/\/org\/riverbend-water\/sensors(\/[0-9A-F]+)?$/);
   });
 
-  it('the meter reader gets the not-authorised "Page Not Found" screen on data pages', async () => {
+  it('the meter reader lands in the reader app after login, and gets the not-authorised "Page Not Found" screen, with a link to the reader app, on data pages', async () => {
     const page = await freshPage();
     await signIn(page, baseUrl, 'reader@demo.test');
-    await page.waitForURL('**/org/harbour-city-council/**');
+    // issue 33: a meter reader lands in the reader app
+    await page.waitForURL('**/reader/**');
+    await page.getByRole('heading', { name: 'My route tasks' }).waitFor();
     for (const path of ['/org/harbour-city-council/notifications', '/org/harbour-city-council/sensors', '/org/harbour-city-council/service-routes']) {
       await page.goto(`${baseUrl}${path}`);
       await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
       await page.getByText('Meter readers are not authorised to access data in the web app').waitFor();
     }
+    await page.getByRole('link', { name: 'Open the meter reader app' }).click();
+    await page.waitForURL('**/reader/**');
+    await page.getByRole('heading', { name: 'My route tasks' }).waitFor();
   });
 
   it('the site admin’s profile menu shows the build date and the reseller portal; others do not see them', async () => {

@@ -3,6 +3,8 @@ import { startTestServer, testDrivers, type TestServer } from './harness';
 import { addMember, makeOrg, makeUser } from './fixtures';
 import { meterReadingAnswerSchema, meterReadingListSchema, routeTaskAnswerSchema, type ImportReading, type RouteTask } from '../../src/contract/route.schema';
 import { readerTaskListSchema, readerTaskSchema } from '../../src/contract/reader.schema';
+import { DAY_MS, needsConfirmation, plausibility } from '../../src/domain/meter-plausibility';
+import { HIGH_DAILY, meterException } from '../../server/routes/exceptions';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 10, 1);
@@ -168,5 +170,19 @@ describe.each(testDrivers)('the meter reader app calls on %s', (driver) => {
     const ok = await record(t.id, r1!, { cantReadCode: 'Dog' }, k2);
     expect(ok.status).toBe(200);
     expect(meterReadingAnswerSchema.parse(await ok.json()).reading).toMatchObject({ cantReadCode: 'Dog', value: null, exception: 'CantRead' });
+  });
+});
+
+// issue 33 "Plausibility": the same rules feed the exception the server derives
+describe('the reader app plausibility check and the server exception', () => {
+  const T = T0;
+  it('the same rule as the server: what the app asks to confirm, the server marks as an exception', () => {
+    expect(HIGH_DAILY).toBe(3);
+    for (const [value, days] of [[1091, 30], [1090, 30], [999, 30], [1000, 30], [1300, 90], [1271, 90], [1004, 1]] as const) {
+      const previousAt = T - days * DAY_MS;
+      const app = needsConfirmation(plausibility({ value, previous: 1000, previousAt, recordedAt: T }));
+      const server = meterException({ value, cantReadCode: null, serviceRequired: false, recordedAt: T, previous: 1000, previousAt });
+      expect(app, `${value} after ${days} days: ${server}`).toBe(['HighConsumption', 'NegativeConsumption', 'Abnormal'].includes(server));
+    }
   });
 });

@@ -96,6 +96,7 @@ describe('cache rules for what the build puts outside /assets/ (the reader app, 
     const filler = 'x'.repeat(4000);
     put('index.html', `<!doctype html><title>app</title>${filler}`);
     put('reader/index.html', `<!doctype html><title>reader</title>${filler}`);
+    put('reader.html', `<!doctype html><title>reader entry</title>${filler}`);
     put('sw.js', `self.addEventListener('fetch', () => {}); // ${filler}`);
     put('reader/sw.js', `self.addEventListener('fetch', () => {}); // ${filler}`);
     put('manifest.webmanifest', JSON.stringify({ name: 'Reader', filler }));
@@ -126,6 +127,18 @@ describe('cache rules for what the build puts outside /assets/ (the reader app, 
       expect(res.headers['cache-control'], path).toBe(cache);
       expect(res.headers['content-encoding'], path).toBe('br');
     }
+  });
+
+  // issue 33: the meter reader's app is the build's second entry, reader.html, for /reader and every path under it
+  it('answers /reader and the paths under it that are not files with reader.html, revalidated; other paths with the app', async () => {
+    for (const path of ['/reader/tasks/1042', '/reader/walk?q=1']) {
+      const res = await fetch(`${s.url}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('cache-control'), path).toBe(REVALIDATE);
+      expect(await res.text(), path).toContain('<title>reader entry</title>');
+    }
+    for (const path of ['/readers', '/org/x/reader']) expect(await (await fetch(`${s.url}${path}`)).text(), path).toContain('<title>app</title>');
+    expect((await fetch(`${s.url}/reader/sw.js`)).headers.get('content-type')).toMatch(/javascript/);
   });
 });
 

@@ -60,7 +60,17 @@ export function NotFoundPage() {
 /** Meter readers are refused the organisation's data pages (monitoring-client 2.1, 6). */
 export function MeterReaderPage() {
   return (
-    <StatusScreen icon={<IconLock size={34} />} title="Page Not Found" color="orange">
+    <StatusScreen
+      icon={<IconLock size={34} />}
+      title="Page Not Found"
+      color="orange"
+      actions={
+        // the reader app is another page of the build: a plain link loads it
+        <Button component="a" href="/reader/">
+          Open the meter reader app
+        </Button>
+      }
+    >
       {METER_READER_MESSAGE}
     </StatusScreen>
   );

@@ -15,12 +15,8 @@ export const EXPORT_DISABLED_MS = 2000;
 export const PROGRESS_STATES: RouteProgress[] = ['Exported', 'Complete', 'Active', 'Waiting'];
 export const DEFAULT_PROGRESS: RouteProgress[] = ['Complete', 'Active', 'Waiting'];
 
-/** Percent = completed / total x 100, rounded down when over 99, otherwise rounded up. */
-export function progressPercent(completed: number, total: number): number {
-  if (total <= 0) return 0;
-  const p = (completed / total) * 100;
-  return p > 99 ? Math.floor(p) : Math.ceil(p);
-}
+// the percent rule is shared with the reader app
+export { progressPercent } from '../../contract/route.schema';
 
 /** estTimeSpent if valid; otherwise completedAt - startedAt; otherwise now - startedAt. */
 export function timeTakenMs(t: Pick<RouteTask, 'estTimeSpent' | 'startedAt' | 'completedAt'>, now: number): number | null {

@@ -1,0 +1,145 @@
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { previousReadingOf, type MeterReading, type MeterReadingRecord, type Position } from '../../contract/route.schema';
+import type { Capture } from '../../../machines/reader-sync.machine';
+import type { DownloadedTask } from './reader-db';
+import { RecordForm } from './record-form';
+import { capturesByReading, nearestUnread, readingState, searchReadings, taskProgress, type ReadingState } from './reader-state';
+
+const ReaderMap = lazy(() => import('./reader-map').then((m) => ({ default: m.ReaderMap })));
+
+const STATE_LABEL: Record<ReadingState, { label: string; color: string }> = {
+  unread: { label: 'To read', color: 'gray' },
+  waiting: { label: 'Waiting to send', color: 'orange' },
+  sending: { label: 'Sending', color: 'orange' },
+  sent: { label: 'Sent', color: 'green' },
+  recorded: { label: 'Recorded', color: 'green' },
+  refused: { label: 'Refused', color: 'red' },
+};
+
+const dateText = (ms: number | null) => (ms === null ? 'date unknown' : new Date(ms).toLocaleDateString('en-NZ', { day: 'numeric', month: 'short', year: 'numeric' }));
+
+export interface WalkPageProps {
+  downloaded: DownloadedTask;
+  captures: readonly Capture[];
+  position: Position | null;
+  mapStyle: string;
+  now: () => number;
+  onCapture: (reading: MeterReading, body: MeterReadingRecord) => void;
+  onBack: () => void;
+}
+
+/** The walk (issue 33): readings in sequence order with next and previous, search, the map, and recording. */
+export function WalkPage({ downloaded, captures, position, mapStyle, now, onCapture, onBack }: WalkPageProps) {
+  const { task, readings } = downloaded;
+  const byReading = useMemo(() => capturesByReading(captures), [captures]);
+  const states = useMemo(() => new Map(readings.map((r) => [r.id, readingState(r, byReading)])), [readings, byReading]);
+  const firstLeft = Math.max(0, readings.findIndex((r) => states.get(r.id) === 'unread'));
+  const [index, setIndex] = useState(firstLeft);
+  const [query, setQuery] = useState('');
+  const [showMap, setShowMap] = useState(false);
+  const progress = taskProgress(readings, byReading);
+  const nearest = position ? nearestUnread(readings, byReading, position) : undefined;
+  const found = useMemo(() => (query.trim() ? searchReadings(readings, query).slice(0, 8) : []), [readings, query]);
+  const r = readings[index];
+  const goTo = (id: string) => {
+    const i = readings.findIndex((x) => x.id === id);
+    if (i >= 0) setIndex(i);
+    setQuery('');
+  };
+  // after a capture the walk moves on to the next meter still to read
+  const capture_ = (reading: MeterReading, body: MeterReadingRecord) => {
+    onCapture(reading, body);
+    const next = readings.findIndex((x, i) => i > index && states.get(x.id) === 'unread');
+    if (next >= 0) setIndex(next);
+  };
+  if (!r) return <Text>This task has no readings.</Text>;
+  const state = states.get(r.id)!;
+  const capture = byReading.get(r.id);
+  const prev = previousReadingOf(r);
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" wrap="nowrap">
+        <Button variant="subtle" onClick={onBack} px={4}>
+          ‹ Tasks
+        </Button>
+        <Text size="sm" c="dimmed">
+          Task {task.taskNumber} · {progress.left} left · {progress.percent}%
+        </Text>
+      </Group>
+      <TextInput placeholder="Search address or serial" aria-label="Search address or serial" value={query} onChange={(e) => setQuery(e.currentTarget.value)} />
+      {found.length > 0 && (
+        <Card withBorder p={0}>
+          {found.map((f) => (
+            <Button key={f.id} variant="subtle" fullWidth justify="flex-start" onClick={() => goTo(f.id)}>
+              {f.meterInfo.propertyAddress} · {f.meterInfo.serial}
+            </Button>
+          ))}
+        </Card>
+      )}
+      {query.trim() && found.length === 0 && <Text size="sm" c="dimmed">No reading matches.</Text>}
+      <Group gap="xs">
+        <Button variant="light" size="xs" onClick={() => setShowMap((s) => !s)}>
+          {showMap ? 'Hide map' : 'Map'}
+        </Button>
+        {nearest && (
+          <Button variant="light" size="xs" color="yellow" onClick={() => goTo(nearest.reading.id)}>
+            Nearest unread: {nearest.reading.meterInfo.propertyAddress} ({Math.round(nearest.metres)} m)
+          </Button>
+        )}
+      </Group>
+      {showMap && (
+        <Suspense fallback={<Loader size="sm" aria-label="Loading the map" />}>
+          <ReaderMap style={mapStyle} readings={readings} states={states} position={position} nearestId={nearest?.reading.id} onPick={goTo} />
+        </Suspense>
+      )}
+      <Card withBorder padding="md">
+        <Group justify="space-between" align="flex-start" wrap="nowrap">
+          <div>
+            <Text size="xs" c="dimmed">
+              {index + 1} of {readings.length} · sequence {r.sequence}
+            </Text>
+            <Title order={3} size="h4">
+              {r.meterInfo.propertyAddress}
+            </Title>
+            <Text size="sm">{r.meterInfo.ownerName}</Text>
+          </div>
+          <Badge color={STATE_LABEL[state].color} style={{ flexShrink: 0 }}>{STATE_LABEL[state].label}</Badge>
+        </Group>
+        <Stack gap={2} mt="xs">
+          <Text size="sm">
+            Serial <b>{r.meterInfo.serial}</b>
+          </Text>
+          <Text size="sm">Location: {[r.meterInfo.location, r.meterInfo.additionalLocationInfo].filter(Boolean).join(' · ')}</Text>
+          {r.reason && <Text size="sm">Reason: {r.reason}</Text>}
+          <Text size="sm">Previous reading: {prev ? `${prev.value.toLocaleString('en-NZ')} (${dateText(prev.date)})` : 'none'}</Text>
+        </Stack>
+      </Card>
+      {capture?.status === 'refused' && (
+        <Alert color="red" title="The server refused this reading">
+          {capture.refusal?.message} Your reading is kept on this device: {capture.body.cantReadCode ?? capture.body.value}.
+        </Alert>
+      )}
+      {state === 'unread' ? (
+        <Card withBorder padding="md">
+          <RecordForm key={r.id} reading={r} position={position} now={now} onCapture={(body) => capture_(r, body)} />
+        </Card>
+      ) : (
+        capture && capture.status !== 'refused' && (
+          <Text size="sm">
+            Captured: {capture.body.cantReadCode ?? capture.body.value?.toLocaleString('en-NZ')} at {new Date(capture.body.recordedAt).toLocaleTimeString('en-NZ')}
+          </Text>
+        )
+      )}
+      <Group grow>
+        <Button variant="default" disabled={index === 0} onClick={() => setIndex(index - 1)}>
+          Previous
+        </Button>
+        <Button variant="default" disabled={index === readings.length - 1} onClick={() => setIndex(index + 1)}>
+          Next
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
