@@ -19,12 +19,14 @@ import { adminRoutes } from '../gateway/admin.routes';
 import { downlinkTaskRoutes } from '../gateway/downlink-tasks.routes';
 import { toolRoutes } from '../gateway/tools.routes';
 import { liveRoutes } from '../gateway/live.routes';
+import { networkIntegrationRoutes } from '../gateway/network-integrations.routes';
 import { webhookTestRoutes } from '../gateway/webhook-test.routes';
 import { openApiRoutes } from '../gateway/openapi';
 import { pendingInvitationRoutes } from '../gateway/pending-invitations.routes';
 import { routeTaskRoutes } from '../gateway/routes.routes';
 import { readerRoutes } from '../gateway/reader.routes';
 import { ingestRoutes } from '../ingest/ingest.routes';
+import { networkRoutes } from '../networks/network.routes';
 import { devRoutes } from './dev.routes';
 import { clientConfig } from './client-config';
 import { mapRoutes } from './map.routes';
@@ -87,6 +89,7 @@ export function createApp(ctx: AppContext) {
   api.route('/', downlinkTaskRoutes(ctx));
   api.route('/', toolRoutes(ctx));
   api.route('/', liveRoutes(ctx));
+  api.route('/', networkIntegrationRoutes(ctx));
   api.route('/', webhookTestRoutes(ctx));
   api.route('/', pendingInvitationRoutes(ctx));
   api.route('/', routeTaskRoutes(ctx)); // meter-reading service routes (issue 14)
@@ -96,6 +99,7 @@ export function createApp(ctx: AppContext) {
   app.route('/api', api);
   app.route('/identity', identityRoutes(ctx));
   app.route('/ingest', ingestRoutes(ctx));
+  app.route('/ingest', networkRoutes(ctx));
   app.route('/map', mapRoutes(ctx));
   app.route('/dev', devRoutes(ctx)); // 404 unless demo mode and a loopback client
   app.get('/config.json', (c) => c.json(clientConfig(ctx, new URL(c.req.url))));

@@ -81,6 +81,8 @@ export function typePermitted(type: TaskType, sensor: TaskSensor, isSiteAdmin: b
   if (remoteTasksBlocker(sensor)) return false;
   if (SITE_ADMIN_TYPES.has(type) && !isSiteAdmin) return false;
   if (type === 'FirmwareDownload' && !['cellular', 'wifi'].includes(sensor.radio.type)) return false;
+  // a Sigfox downlink is 8 bytes: the full radar configuration does not fit (docs/device-protocol.md)
+  if (type === 'FullRadarConfig' && sensor.radio.type === 'sigfox') return false;
   if (RADAR_TYPES.has(type) && moduleOf(sensor.sensorType) !== 'radar') return false;
   return (sensor.latestBootInfo?.firmwareVersion ?? 0) >= TASK_MIN_FIRMWARE[type];
 }
