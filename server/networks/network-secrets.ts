@@ -13,7 +13,8 @@ export const newSecret = () => randomBytes(32).toString('base64url');
 
 /** The organisation whose secret for the network this is, or undefined. */
 export async function orgOfSecret(q: Queryable, network: Network, secret: string | undefined): Promise<string | undefined> {
-  if (!secret || secret.length > 200) return undefined;
+  // only what newSecret makes can match: anything else (NUL bytes, a huge header) never reaches the database
+  if (!secret || !/^[A-Za-z0-9_-]{1,200}$/.test(secret)) return undefined;
   return (await q.query<{ org_id: string }>('SELECT org_id FROM network_secrets WHERE network = $1 AND secret = $2', [network, secret]))[0]?.org_id;
 }
 
