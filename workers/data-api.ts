@@ -86,6 +86,13 @@ export interface UsageRequest extends SeriesTarget {
 
 export type UsageResult = Usage | { kind: 'none' };
 
+/** The usage export: the same analysis, as CSV rows written by the core. */
+export interface UsageExportRequest extends UsageRequest {
+  sensorName: string;
+  serial?: string;
+  format: 'Default' | 'DD/MM/YYYY HH:mm:ss' | 'ISO8601 local' | 'ISO8601 UTC';
+}
+
 /** One task's readings to a council download (organisation-and-routes 7.3); times in the organisation's zone. */
 export interface TaskExportRequest {
   task: ExportTask;
@@ -115,6 +122,8 @@ export interface DataWorkerApi {
   clear(target?: SeriesTarget): void;
   /** Fills, daily use and forecasts of a tank, or flow totals, computed by the core from the held store (missing chunks fetched first). */
   usage(req: UsageRequest): Promise<UsageResult>;
+  /** The usage CSV (daily rows, then fills) of a sensor with a volume or flow conversion. */
+  exportUsageCsv(req: UsageExportRequest): Promise<{ filename: string; csv: string }>;
   // ---- meter-reading service routes (issue 14): files parsed and formatted off the main thread
   /** Council .txt (16 fields) / .asc (18 fields) files to import payloads, one per file; `payloads` is empty when any file has a problem. */
   parseRouteFiles(files: RouteFile[], opts: RouteImportOptions): Promise<RouteFilesResult>;

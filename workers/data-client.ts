@@ -36,6 +36,11 @@ export function createDataWorker(opts: { apiBase: string; getIdToken: () => Prom
       void remote.configure({ apiBase: opts.apiBase, token: token ?? '' });
       return remote.usage(req);
     },
+    async exportUsageCsv(req) {
+      const token = opts.heldIdToken?.() ?? (await opts.getIdToken());
+      void remote.configure({ apiBase: opts.apiBase, token: token ?? '' });
+      return remote.exportUsageCsv(req);
+    },
     parseRouteFiles: (files, o) => remote.parseRouteFiles(files, o),
     parseSpecialRouteFiles: (files, o) => remote.parseSpecialRouteFiles(files, o),
     formatResultsFile: (req) => remote.formatResultsFile(req),

@@ -3,9 +3,10 @@ import { conversionParams } from '../wasm-core/conversion';
 import { buildExceptionsFile, buildMultiTaskCsv, buildResultsFile, buildSelectionCsv, type ExportFile } from '../wasm-core/council-file';
 import { buildCsv } from '../wasm-core/csv-file';
 import { analyseUsage, usageLoadStart } from '../wasm-core/usage';
+import { buildUsageCsv } from '../wasm-core/usage-file';
 import { toEvict } from './cache-policy';
 import { planChunks, runGrouped } from './chunk-plan';
-import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, LoadResult, MultiTaskExportRequest, SeriesTarget, TaskExportRequest, UsageRequest, UsageResult, ViewRequest, ViewResult } from './data-api';
+import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, LoadResult, MultiTaskExportRequest, SeriesTarget, TaskExportRequest, UsageExportRequest, UsageRequest, UsageResult, ViewRequest, ViewResult } from './data-api';
 import { fetchChunk } from './measurement-fetch';
 import { parseRouteFiles, type RouteFile, type RouteFilesResult, type RouteImportOptions } from './route-import';
 import { parseSpecialRouteFiles, type SpecialFile, type SpecialFilesResult } from './special-route-import';
@@ -229,6 +230,12 @@ export class DataWorker implements DataWorkerApi {
     const out = analyseUsage(core, sensor, { store: e.store, from: lo, count: hi - lo }, { timeZone: req.timeZone, startTime: req.startTime, endTime: req.endTime, levelMm: req.levelMm }) ?? { kind: 'none' as const };
     this.enforceCaps();
     return out;
+  }
+
+  async exportUsageCsv(req: UsageExportRequest): Promise<{ filename: string; csv: string }> {
+    const usage = await this.usage(req);
+    if (usage.kind === 'none') throw new Error('Usage needs a volume or flow conversion on the sensor.');
+    return buildUsageCsv(this.deps.core, usage, { sensorName: req.sensorName, serial: req.serial, timeZone: req.timeZone, format: req.format, nowMs: this.now() });
   }
 
   async parseRouteFiles(files: RouteFile[], opts: RouteImportOptions): Promise<RouteFilesResult> {

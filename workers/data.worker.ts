@@ -2,7 +2,7 @@
 import '../src/contract/csp-safe-zod'; // first: before any schema parses (see the file)
 import * as Comlink from 'comlink';
 import { loadCore } from '../wasm-core/core';
-import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, MultiTaskExportRequest, RouteFile, RouteImportOptions, SeriesTarget, SpecialFile, TaskExportRequest, UsageRequest, ViewRequest } from './data-api';
+import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, MultiTaskExportRequest, RouteFile, RouteImportOptions, SeriesTarget, SpecialFile, TaskExportRequest, UsageExportRequest, UsageRequest, ViewRequest } from './data-api';
 import { DataWorker } from './data-worker';
 
 // The data worker: fetches, parses and stores measurements in the WASM core, off the main thread.
@@ -34,6 +34,9 @@ const api: DataWorkerApi = {
   },
   async usage(req: UsageRequest) {
     return (await ready).usage(req);
+  },
+  async exportUsageCsv(req: UsageExportRequest) {
+    return (await ready).exportUsageCsv(req);
   },
   async parseRouteFiles(files: RouteFile[], opts: RouteImportOptions) {
     return (await ready).parseRouteFiles(files, opts);

@@ -46,6 +46,12 @@ describe('the data worker’s usage (issue 38)', () => {
     if (got.kind !== 'volume') return;
     expect(got.forecasts[0].daysUsed).toBeGreaterThanOrEqual(40); // history before the chart's week was fetched
     expect(w.held()[`${target.orgId}/${target.sensorId}`]).toBe(tank.time.length);
+    // the usage export: the same days and fills, as rows written by the core
+    const file = await w.exportUsageCsv({ ...target, ...range, timeZone: 'Pacific/Auckland', offsetMm: 3000, conversionConfigs: [{ type: 'VOLUME_CYLINDER', diameter: 2.5 }], alarms, maxLevel: null, sensorName: 'Stock Tank', serial: '2B3C4D5E', format: 'Default' });
+    expect(file.filename).toMatch(/^Stock_Tank_usage_2B3C4D5E_/);
+    const [days, fills] = file.csv.split('\r\n\r\n');
+    expect(days.split('\r\n').slice(1).map((l) => l.split(',')[0])).toEqual(got.days.map((d) => d.date));
+    expect(fills.trimEnd().split('\r\n')).toHaveLength(1 + got.fills.length);
   });
 
   it('answers kind none without a conversion, and needs a session', async () => {

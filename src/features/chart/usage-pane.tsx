@@ -1,10 +1,12 @@
-import { useEffect, useState } from 'react';
-import { Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
 import type { Organisation } from '../../contract/organisation.schema';
 import type { Sensor } from '../../contract/sensor.schema';
 import { aboutDays, bandDays, formatCubicMetres, formatLitres, shortDate } from '../../domain/usage-format';
 import type { UsageResult } from '../../../workers/data-api';
 import { chartWorker } from './chart-worker';
+import { downloadCsv } from './chart-edges';
 
 interface UsagePaneProps {
   sensor: Sensor;
@@ -42,21 +44,34 @@ export function UsagePane({ sensor, org, range, ready }: UsagePaneProps) {
   const [failed, setFailed] = useState(false);
   const tz = org.locale.timezone;
   const conversion = sensor.conversionConfigs[0];
+  const req = useMemo(
+    () => ({
+      orgId: org.id,
+      sensorId: sensor.id,
+      startTime: range.start,
+      endTime: range.end,
+      timeZone: tz,
+      offsetMm: sensor.displayInfo.offsetMeasurement ?? null,
+      conversionConfigs: sensor.conversionConfigs,
+      alarms: sensor.alarms,
+      maxLevel: sensor.displayInfo.maxLevel ?? null,
+    }),
+    [org.id, sensor, range.start, range.end, tz],
+  );
+  const [exporting, setExporting] = useState(false);
+  const exportCsv = useCallback(() => {
+    setExporting(true);
+    chartWorker()
+      .exportUsageCsv({ ...req, sensorName: sensor.name, serial: sensor.serial, format: 'Default' })
+      .then(downloadCsv)
+      .catch(() => setFailed(true))
+      .finally(() => setExporting(false));
+  }, [req, sensor.name, sensor.serial]);
   useEffect(() => {
     if (!ready || !conversion) return;
     let live = true;
     chartWorker()
-      .usage({
-        orgId: org.id,
-        sensorId: sensor.id,
-        startTime: range.start,
-        endTime: range.end,
-        timeZone: tz,
-        offsetMm: sensor.displayInfo.offsetMeasurement ?? null,
-        conversionConfigs: sensor.conversionConfigs,
-        alarms: sensor.alarms,
-        maxLevel: sensor.displayInfo.maxLevel ?? null,
-      })
+      .usage(req)
       .then((u) => {
         if (!live) return;
         setUsage(u);
@@ -66,7 +81,12 @@ export function UsagePane({ sensor, org, range, ready }: UsagePaneProps) {
     return () => {
       live = false;
     };
-  }, [ready, conversion, org.id, sensor, range.start, range.end, tz]);
+  }, [ready, conversion, req]);
+  const exportButton = (
+    <Button size="xs" variant="subtle" leftSection={<IconDownload size={14} />} loading={exporting} onClick={exportCsv} data-testid="usage-export">
+      Export usage
+    </Button>
+  );
 
   if (!conversion || !usage || usage.kind === 'none') {
     return failed ? (
@@ -81,9 +101,12 @@ export function UsagePane({ sensor, org, range, ready }: UsagePaneProps) {
   if (usage.kind === 'flow') {
     return (
       <Paper withBorder radius="md" p="md" data-testid="usage-pane" data-kind="flow">
-        <Text size="xs" tt="uppercase" fw={700} c="dimmed" lts={0.5} mb="sm">
-          Flow totals
-        </Text>
+        <Group justify="space-between" mb="sm">
+          <Text size="xs" tt="uppercase" fw={700} c="dimmed" lts={0.5}>
+            Flow totals
+          </Text>
+          {exportButton}
+        </Group>
         <SimpleGrid cols={{ base: 1, xs: 3 }}>
           <Figure label="Today" value={formatCubicMetres(usage.summary.today)} testId="usage-today" />
           <Figure label="This month" value={formatCubicMetres(usage.summary.thisMonth)} testId="usage-month" />
@@ -107,9 +130,12 @@ export function UsagePane({ sensor, org, range, ready }: UsagePaneProps) {
         <Text size="xs" tt="uppercase" fw={700} c="dimmed" lts={0.5}>
           Usage
         </Text>
-        <Text size="xs" c="dimmed">
-          from {main?.daysUsed ?? 0} days of use
-        </Text>
+        <Group gap="xs">
+          <Text size="xs" c="dimmed">
+            from {main?.daysUsed ?? 0} days of use
+          </Text>
+          {exportButton}
+        </Group>
       </Group>
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
         <Figure label={filling ? 'Until full' : 'Until empty'} value={mainText} hint={band ? `likely ${band}` : null} testId="usage-days" />
