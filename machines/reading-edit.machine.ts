@@ -16,7 +16,7 @@ import {
  * "Reading form interplay", 5 "Meter reading form", 7.3, 8):
  * - only admins/owners edit, never on an exported task or a reading that is not completed;
  * - a can't-read code disables Reading and Comment Code, resets the comment code to N/A and
- *   clears the value; N/A for the can't-read code restores the original value;
+ *   clears the value; N/A for the can't-read code restores the original value and comment code;
  * - Reading is required unless a can't-read code is set, and is an integer from 0 to 9,999,999
  *   ("{label} is required", "{label} is not a valid integer", "{label} must be between {min} and {max}");
  * - submit sends only the changed fields (with the reading's id); NOTHING_UPDATED shows 'Nothing
@@ -153,7 +153,7 @@ export const readingEditMachine = setup({
             error: null,
             draft: event.code
               ? { ...context.draft!, cantReadCode: event.code, commentCode: null, value: '' }
-              : { ...context.draft!, cantReadCode: null, value: valueText(context.original!.value) },
+              : { ...context.draft!, cantReadCode: null, value: valueText(context.original!.value), commentCode: context.original!.commentCode },
           })),
         },
         SET_COMMENT: { guard: 'readingEnabled', actions: assign(({ context, event }) => ({ error: null, draft: { ...context.draft!, commentCode: event.code } })) },

@@ -10,7 +10,8 @@ import { controlledActors, coveringPaths, flush, machineCoverage, modelUncovered
  * the machine):
  * - 2.4/4: the edit is refused when the task is exported or the reading is not completed;
  * - 4 "Reading form interplay": a can't-read code disables Reading and Comment Code, resets the
- *   comment code to N/A and clears the value; N/A for the can't-read code restores the original value;
+ *   comment code to N/A and clears the value; N/A for the can't-read code restores the original value
+ *   and comment code (issue 36 item 18);
  * - 5 "Meter reading form": Reading is required unless a can't-read code is set, and is an integer
  *   from 0 to 9999999, with the messages "{label} is required", "{label} is not a valid integer",
  *   "{label} must be between {min} and {max}";
@@ -65,7 +66,8 @@ const model = setup({ types: { context: {} as M } }).createMachine({
         PICK_COMMENT_NA: whenReadable({ comment: 'na' }),
         EDIT_OTHERS: { actions: assign({ others: true, error: null }) },
         PICK_CANT_READ: { actions: assign({ cant: true, value: 'empty', comment: 'na', error: null }) },
-        PICK_CANT_READ_NA: { actions: assign({ cant: false, value: 'orig', error: null }) },
+        // issue 36 item 18: N/A restores both the value and the comment code ("Broken Lid" was lost)
+        PICK_CANT_READ_NA: { actions: assign({ cant: false, value: 'orig', comment: 'orig', error: null }) },
         SUBMIT: [{ guard: ({ context }) => valid(context), target: 'saving', actions: assign({ showErrors: true, error: null }) }, { actions: assign({ showErrors: true }) }],
         CLOSE: { target: 'closed', actions: assign(fresh) },
       },
