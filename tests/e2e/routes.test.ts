@@ -215,6 +215,10 @@ describe('service routes in the browser (issue 14)', () => {
     await page.screenshot({ path: `${SHOTS}/routes-member.png` });
     await taskLinks(page).filter({ hasText: '1002' }).click();
     const readings = page.getByRole('table', { name: 'Readings' });
+    await readings.getByRole('row').nth(1).getByRole('link').waitFor();
+    // the task page follows the roles table too: no To CSV, no selection boxes (issue 36 item 25)
+    expect(await page.getByRole('button', { name: 'To CSV', exact: true }).count()).toBe(0);
+    expect(await page.getByRole('checkbox').count()).toBe(0);
     await readings.getByRole('row').nth(1).getByRole('link').click();
     await page.getByRole('heading', { level: 2, name: 'Photo' }).waitFor();
     expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);

@@ -213,16 +213,19 @@ function TaskReadings({ listed }: { listed: RouteTask }) {
               Export
             </Button>
           )}
-          <Button
-            variant="default"
-            leftSection={<IconFileSpreadsheet size={16} />}
-            disabled={selected.length === 0}
-            onClick={() =>
-              files.selectionCsv(task, selected, timeZone).then(download, () => notifications.show({ closeButtonProps: { 'aria-label': 'Dismiss' }, color: 'red', message: ROUTE_MESSAGES.CSV_FAILED, autoClose: 6000 }))
-            }
-          >
-            To CSV
-          </Button>
+          {/* To CSV is for admins and owners (the roles table); members have no selection to act on (issue 36 item 25) */}
+          {manager && (
+            <Button
+              variant="default"
+              leftSection={<IconFileSpreadsheet size={16} />}
+              disabled={selected.length === 0}
+              onClick={() =>
+                files.selectionCsv(task, selected, timeZone).then(download, () => notifications.show({ closeButtonProps: { 'aria-label': 'Dismiss' }, color: 'red', message: ROUTE_MESSAGES.CSV_FAILED, autoClose: 6000 }))
+              }
+            >
+              To CSV
+            </Button>
+          )}
           {manager && (
             <Button variant="default" leftSection={<IconPlus size={16} />} disabled={selected.length === 0} onClick={() => setDialog('create')}>
               Create Task
@@ -263,7 +266,7 @@ function TaskReadings({ listed }: { listed: RouteTask }) {
               <div role="rowgroup" className={classes.readingHead}>
                 <div role="row" className={classes.readingRow} style={{ borderBottom: 0 }}>
                   <div role="columnheader" className={classes.readingCell} style={{ width: WIDTHS.select }}>
-                    <Checkbox aria-label="Select all readings on this page" checked={allOnPage} indeterminate={someOnPage && !allOnPage} onChange={() => table.toggleAllPageRowsSelected(!allOnPage)} />
+                    {manager && <Checkbox aria-label="Select all readings on this page" checked={allOnPage} indeterminate={someOnPage && !allOnPage} onChange={() => table.toggleAllPageRowsSelected(!allOnPage)} />}
                   </div>
                   {HEADERS.map(([id, label]) => header(id, label, WIDTHS[id]))}
                 </div>
@@ -288,7 +291,7 @@ function TaskReadings({ listed }: { listed: RouteTask }) {
                       style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: v.size, transform: `translateY(${v.start}px)` }}
                     >
                       <div role="cell" className={classes.readingCell} style={{ width: WIDTHS.select }}>
-                        <Checkbox aria-label={`Select reading ${r.sequence}`} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
+                        {manager && <Checkbox aria-label={`Select reading ${r.sequence}`} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />}
                       </div>
                       <div role="cell" className={classes.readingCell} style={{ width: WIDTHS.sequence }}>
                         {r.sequence}
