@@ -116,7 +116,7 @@ describe('remote tasks in the browser (issue 12)', () => {
     const alarms = page.getByTestId('queued-tasks').locator('[data-type=AlarmConfig]');
     await expect.poll(() => alarms.count()).toBe(2);
     await alarms.last().getByRole('button', { expanded: false }).click();
-    await alarms.last().getByText('Low level at 0.200 m').waitFor(); // 10% of 0-2000 mm, in the organisation's metres
+    await alarms.last().getByText('Low level at 0.200 m').first().waitFor(); // 10% of 0-2000 mm, in the organisation's metres
     await openCreate(page, 'Update Alarm Setting');
     await pick(page, 'Alarm type', 'Rapid change (rising)');
     await dialog.getByLabel(/^Threshold/).first().fill('300');
