@@ -6,7 +6,8 @@ import { Button, Center, MantineProvider, Stack, Text, Title } from '@mantine/co
 import { fetchAuthSession, signOut } from 'aws-amplify/auth';
 import { createActor, fromPromise } from 'xstate';
 import { readerSyncMachine } from '../../machines/reader-sync.machine';
-import { configureIdentity, loadClientConfig } from '../shared/amplify';
+import { clientConfigSchema, configureIdentity, loadClientConfig } from '../shared/amplify';
+import type { ClientConfig } from '../shared/session';
 import { ReaderApp } from '../features/reader/reader-app';
 import { ReaderDb, type ReaderOwner } from '../features/reader/reader-db';
 import { uploadCapture } from '../features/reader/reader-api';
@@ -14,6 +15,20 @@ import { theme } from '../app/theme';
 
 const root = createRoot(document.getElementById('root')!);
 const LOGIN = `/login?redirect=${encodeURIComponent('/reader/')}`;
+const CONFIG_KEY = 'tidewatch.reader.config';
+
+/** /config.json, kept on the device: a reload with the network off boots from the last one. */
+async function readerConfig(): Promise<ClientConfig> {
+  try {
+    const config = await loadClientConfig();
+    localStorage.setItem(CONFIG_KEY, JSON.stringify(config));
+    return config;
+  } catch (err) {
+    const kept = localStorage.getItem(CONFIG_KEY);
+    if (kept) return clientConfigSchema.parse(JSON.parse(kept));
+    throw err;
+  }
+}
 
 /** The signed-in user from the stored session; offline with an expired session, the device's last owner. */
 async function whoAmI(db: ReaderDb): Promise<ReaderOwner | 'signed-out'> {
@@ -64,7 +79,7 @@ function Message({ title, children, action }: { title: string; children: string;
 /** The reader app's edge: runtime config, Amplify, device storage, the sync machine with its real upload, the service worker. */
 async function boot() {
   if ('serviceWorker' in navigator) void navigator.serviceWorker.register('/reader/sw.js', { scope: '/reader/' }).catch(() => undefined);
-  const config = await loadClientConfig();
+  const config = await readerConfig();
   configureIdentity(config);
   const db = await ReaderDb.open();
   const owner = await whoAmI(db);
