@@ -3,6 +3,7 @@ import type { ExportFile, ExportReading, ExportTask } from '../wasm-core/council
 import type { Usage } from '../wasm-core/usage';
 import type { RouteFile, RouteFilesResult, RouteImportOptions } from './route-import';
 import type { SpecialFile, SpecialFilesResult } from './special-route-import';
+import type { FleetApi } from './fleet';
 
 export type { ExportFile, ExportReading, ExportTask, RouteFile, RouteFilesResult, RouteImportOptions, SpecialFile, SpecialFilesResult };
 
@@ -107,7 +108,7 @@ export interface MultiTaskExportRequest {
   timeZone: string;
 }
 
-export interface DataWorkerApi {
+export interface DataWorkerApi extends FleetApi {
   /** apiBase e.g. http://localhost:8080/api; the token is refreshed by the caller via setToken. */
   configure(opts: { apiBase: string; token: string }): void;
   setToken(token: string): void;

@@ -47,6 +47,14 @@ export function createDataWorker(opts: { apiBase: string; getIdToken: () => Prom
     formatExceptionsFile: (req) => remote.formatExceptionsFile(req),
     formatSelectionCsv: (req) => remote.formatSelectionCsv(req),
     formatMultiTaskCsv: (req) => remote.formatMultiTaskCsv(req),
+    fleetLoad: (req) => remote.fleetLoad(req),
+    fleetSearch: (q) => remote.fleetSearch(q),
+    fleetRows: (start, end) => remote.fleetRows(start, end),
+    fleetFind: (serial) => remote.fleetFind(serial),
+    fleetLive: (updates, start, end) => remote.fleetLive(updates, start, end),
+    fleetSettings: (saved) => remote.fleetSettings(saved),
+    fleetCsv: () => remote.fleetCsv(),
+    fleetPoints: () => remote.fleetPoints(),
   };
   return { api, terminate: () => worker.terminate() };
 }

@@ -7,6 +7,7 @@ import { buildUsageCsv } from '../wasm-core/usage-file';
 import { toEvict } from './cache-policy';
 import { planChunks, runGrouped } from './chunk-plan';
 import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, LoadResult, MultiTaskExportRequest, SeriesTarget, TaskExportRequest, UsageExportRequest, UsageRequest, UsageResult, ViewRequest, ViewResult } from './data-api';
+import type { FleetApi } from './fleet';
 import { fetchChunk } from './measurement-fetch';
 import { parseRouteFiles, type RouteFile, type RouteFilesResult, type RouteImportOptions } from './route-import';
 import { parseSpecialRouteFiles, type SpecialFile, type SpecialFilesResult } from './special-route-import';
@@ -50,7 +51,7 @@ const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFi
  * The data worker's implementation, free of worker plumbing so that it runs in Node tests too:
  * data.worker.ts exposes it with Comlink. One column store per sensor in the core's memory.
  */
-export class DataWorker implements DataWorkerApi {
+export class DataWorker implements Omit<DataWorkerApi, keyof FleetApi> {
   private apiBase = '';
   private token = '';
   private readonly entries = new Map<string, Entry>();

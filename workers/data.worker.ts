@@ -4,9 +4,13 @@ import * as Comlink from 'comlink';
 import { loadCore } from '../wasm-core/core';
 import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, MultiTaskExportRequest, RouteFile, RouteImportOptions, SeriesTarget, SpecialFile, TaskExportRequest, UsageExportRequest, UsageRequest, ViewRequest } from './data-api';
 import { DataWorker } from './data-worker';
+import { FleetWorker, type FleetLiveUpdate } from './fleet';
+import type { Sensor } from '../src/contract/sensor.schema';
 
 // The data worker: fetches, parses and stores measurements in the WASM core, off the main thread.
 const ready = loadCore().then((core) => new DataWorker({ core }));
+// the fleet needs no core: its calls do not wait for the WASM to load
+const fleet = new FleetWorker();
 
 const api: DataWorkerApi = {
   async configure(opts: { apiBase: string; token: string }) {
@@ -56,6 +60,14 @@ const api: DataWorkerApi = {
   async formatMultiTaskCsv(req: MultiTaskExportRequest) {
     return (await ready).formatMultiTaskCsv(req);
   },
+  fleetLoad: (req: { apiBase: string; token: string; orgId: string }) => fleet.fleetLoad(req),
+  fleetSearch: (query: string) => fleet.fleetSearch(query),
+  fleetRows: (start: number, end: number) => fleet.fleetRows(start, end),
+  fleetFind: (serial: string) => fleet.fleetFind(serial),
+  fleetLive: (updates: FleetLiveUpdate[], start: number, end: number) => fleet.fleetLive(updates, start, end),
+  fleetSettings: (saved: Sensor) => fleet.fleetSettings(saved),
+  fleetCsv: () => fleet.fleetCsv(),
+  fleetPoints: () => fleet.fleetPoints(),
 } as unknown as DataWorkerApi;
 
 Comlink.expose(api);

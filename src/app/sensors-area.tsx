@@ -14,8 +14,10 @@ import { SetupArea } from '../features/setup/setup-area';
 import { AddSensorModal } from '../features/sensors/add-sensor-modal';
 import { SensorDetailFrame, type DetailTab } from '../features/sensors/sensor-detail-frame';
 import { SensorsPage } from '../features/sensors/sensors-page';
-import { NoOrganisation, NoSensors, SensorsLoadFailed } from '../features/sensors/sensors-empty';
-import { useSensorList } from '../features/sensors/use-sensor-list';
+import { NoOrganisation, NoSensors, SENSORS_LOAD_FAILED, SensorsLoadFailed } from '../features/sensors/sensors-empty';
+import { useFleet, type FleetHandle } from '../features/sensors/use-fleet';
+import { useSensorRecord } from '../features/sensors/use-sensor-record';
+import { LoadFailedPanel } from '../shared/load-failed';
 
 /** /org/:orgSlug/sensors/* : the list, the detail tabs by role, the dashboard with its chart, and measurement errors. */
 export function SensorsArea() {
@@ -26,15 +28,14 @@ export function SensorsArea() {
 function OrgSensors() {
   const { org, orgPath, config } = useSession();
   const sensorsUrl = `${orgPath}/sensors`;
-  const list = useSensorList(org.id);
+  const fleet = useFleet(org.id);
+  const list = fleet.state;
   const navigate = useNavigate();
   const mobile = useIsMobile();
   const [adding, setAdding] = useState(false);
   const canAdd = org.role === ROLES.ADMIN || org.role === ROLES.OWNER;
-  const { replace } = list;
-  const onSaved = useCallback((sensor: Sensor) => replace(sensor), [replace]);
   const onAdded = async (sensor: Sensor) => {
-    await list.reload();
+    await fleet.reload();
     navigate(`${sensorsUrl}/${sensor.serial}`);
   };
 
@@ -46,7 +47,7 @@ function OrgSensors() {
     );
   }
   if (list.status === 'error') return <SensorsLoadFailed message={list.message} onReload={() => window.location.reload()} />;
-  if (list.sensors.length === 0) {
+  if (list.total === 0) {
     return (
       <>
         <NoSensors canAdd={canAdd} onAdd={() => setAdding(true)} supportHref={supportHref(config)} />
@@ -54,31 +55,44 @@ function OrgSensors() {
       </>
     );
   }
-  const page = (selected?: Sensor) => (
-    <SensorsPage
-      org={org}
-      sensors={list.sensors}
-      sensorsUrl={sensorsUrl}
-      selectedSerial={selected?.serial}
-      canAdd={canAdd}
-      onAdded={onAdded}
-      detail={selected && <SensorDetail sensor={selected} sensorsUrl={sensorsUrl} mobile={mobile} onSaved={onSaved} />}
-    />
+  const page = (selectedSerial?: string, detail?: React.ReactNode) => (
+    <SensorsPage org={org} fleet={fleet} sensorsUrl={sensorsUrl} selectedSerial={selectedSerial} canAdd={canAdd} onAdded={onAdded} detail={detail} />
   );
   return (
     <Routes>
       {/* the bare route opens the first sensor; on a phone it is where the list lives */}
-      <Route index element={mobile ? page() : <Navigate to={`${sensorsUrl}/${list.sensors[0].serial}`} replace />} />
-      <Route path=":serial/*" element={<SelectedSensor sensors={list.sensors} sensorsUrl={sensorsUrl} render={page} />} />
+      <Route index element={mobile || !list.first ? page() : <Navigate to={`${sensorsUrl}/${list.first.serial}`} replace />} />
+      <Route path=":serial/*" element={<SelectedSensor fleet={fleet} sensorsUrl={sensorsUrl} mobile={mobile} render={page} />} />
     </Routes>
   );
 }
 
-function SelectedSensor({ sensors, sensorsUrl, render }: { sensors: Sensor[]; sensorsUrl: string; render(s: Sensor): React.ReactNode }) {
-  const { serial = '' } = useParams();
-  const sensor = sensors.find((s) => s.serial === serial.toUpperCase());
-  if (!sensor) return <Navigate to={sensorsUrl} replace />;
-  return render(sensor);
+/** The opened sensor: its full record read by id (the list holds summaries), kept live. */
+function SelectedSensor({ fleet, sensorsUrl, mobile, render }: { fleet: FleetHandle; sensorsUrl: string; mobile: boolean; render(serial: string, detail: React.ReactNode): React.ReactNode }) {
+  const { org } = useSession();
+  const serial = (useParams().serial ?? '').toUpperCase();
+  const record = useSensorRecord(org.id, serial, fleet.find);
+  const { replace } = record;
+  const { settings } = fleet;
+  const onSaved = useCallback(
+    (sensor: Sensor) => {
+      replace(sensor);
+      settings(sensor);
+    },
+    [replace, settings],
+  );
+  if (record.status === 'missing') return <Navigate to={sensorsUrl} replace />;
+  const detail =
+    record.status === 'ready' ? (
+      <SensorDetail sensor={record.sensor} sensorsUrl={sensorsUrl} mobile={mobile} onSaved={onSaved} />
+    ) : record.status === 'error' ? (
+      <LoadFailedPanel title={SENSORS_LOAD_FAILED} message={record.message} onRetry={() => window.location.reload()} />
+    ) : (
+      <Center h="40vh">
+        <Loader />
+      </Center>
+    );
+  return render(serial, detail);
 }
 
 /** The detail routes of monitoring-client 2.5; unknown sub-paths go to the default sensors route. */

@@ -30,7 +30,7 @@ export type SummaryField = (typeof SUMMARY_FIELDS)[number];
 /** The body's outer shape; each row is checked value by value by the client (src/domain/sensor-summary.ts). */
 export const sensorSummaryBodySchema = z.object({
   fields: z.array(z.string()),
-  rows: z.array(z.array(z.unknown())),
+  rows: z.array(z.unknown()),
 });
 export type SensorSummaryBody = z.infer<typeof sensorSummaryBodySchema>;
 

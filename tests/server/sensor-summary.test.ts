@@ -44,7 +44,7 @@ describe.each(testDrivers)('compact sensor list on %s', (driver) => {
     expect(res.headers.get('server-timing')).toMatch(/db;dur=\d+(\.\d+)?.*total;dur=\d+(\.\d+)?/);
     const body = sensorSummaryBodySchema.parse(await res.json());
     expect(body.fields).toEqual([...SUMMARY_FIELDS]);
-    const named = body.rows.map((r) => Object.fromEntries(body.fields.map((f, i) => [f, r[i]])));
+    const named = body.rows.map((r) => Object.fromEntries(body.fields.map((f, i) => [f, (r as unknown[])[i]])));
     expect(named.map((r) => r.name)).toEqual(['Alpha weir', 'Mid river', 'zeta tank']);
     expect(named[0]).toEqual({
       id: alpha.id,

@@ -4,15 +4,16 @@ import { ActionIcon, Box, Button, Divider, Group, Paper, Text, Title, Tooltip } 
 import { IconChevronLeft, IconDownload, IconPlus } from '@tabler/icons-react';
 import type { Sensor } from '../../contract/sensor.schema';
 import type { Organisation } from '../../contract/organisation.schema';
-import { sensorsCsv, sensorsCsvName } from '../../domain/sensor-csv';
+import { sensorsCsvName } from '../../domain/sensor-csv';
 import { useIsMobile } from '../../shared/layout';
 import { AddSensorModal } from './add-sensor-modal';
 import { SensorList } from './sensor-list';
+import type { FleetHandle } from './use-fleet';
 
 
 interface SensorsPageProps {
   org: Organisation;
-  sensors: Sensor[];
+  fleet: FleetHandle;
   sensorsUrl: string;
   selectedSerial?: string;
   canAdd: boolean;
@@ -29,10 +30,13 @@ function download(name: string, text: string) {
 }
 
 /** Sensors page (monitoring-client 2.4): list left, detail right; below 900 px one or the other. */
-export function SensorsPage({ org, sensors, sensorsUrl, selectedSerial, canAdd, onAdded, detail }: SensorsPageProps) {
+export function SensorsPage({ org, fleet, sensorsUrl, selectedSerial, canAdd, onAdded, detail }: SensorsPageProps) {
   const mobile = useIsMobile();
   const [adding, setAdding] = useState(false);
   const showList = !mobile || !detail;
+  const total = fleet.state.status === 'ready' ? fleet.state.total : 0;
+  // the CSV of the whole fleet is built in the data worker
+  const downloadCsv = async () => download(sensorsCsvName(org.name, Date.now(), org.locale.timezone), await fleet.csv());
 
   const list = (
     <Paper withBorder radius="lg" h="100%" style={{ display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
@@ -43,12 +47,12 @@ export function SensorsPage({ org, sensors, sensorsUrl, selectedSerial, canAdd, 
             Sensors
           </Title>
           <Text size="xs" c="dimmed">
-            {sensors.length} {sensors.length === 1 ? 'sensor' : 'sensors'}
+            {total.toLocaleString('en-NZ')} {total === 1 ? 'sensor' : 'sensors'}
           </Text>
         </Box>
         <Group gap={6} wrap="nowrap">
           <Tooltip label="Download sensors CSV" withArrow>
-            <ActionIcon variant="default" size="lg" aria-label="Download sensors CSV" onClick={() => download(sensorsCsvName(org.name, Date.now(), org.locale.timezone), sensorsCsv(sensors))}>
+            <ActionIcon variant="default" size="lg" aria-label="Download sensors CSV" onClick={() => void downloadCsv()}>
               <IconDownload size={18} />
             </ActionIcon>
           </Tooltip>
@@ -61,7 +65,7 @@ export function SensorsPage({ org, sensors, sensorsUrl, selectedSerial, canAdd, 
       </Group>
       <Divider mt="sm" />
       <Box style={{ flex: 1, minHeight: 0 }}>
-        <SensorList sensors={sensors} selectedSerial={selectedSerial} sensorsUrl={sensorsUrl} unit={org.measurementUnit} />
+        <SensorList fleet={fleet} selectedSerial={selectedSerial} sensorsUrl={sensorsUrl} unit={org.measurementUnit} />
       </Box>
     </Paper>
   );

@@ -1,0 +1,124 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Sensor } from '../../contract/sensor.schema';
+import type { SensorSummary } from '../../domain/sensor-summary';
+import { messageForError } from '../../domain/messages';
+import { gatewayEndpoint } from '../../shared/api';
+import { reportClientError } from '../../shared/client-errors';
+import { dataWorker, workerToken } from '../../shared/data-worker';
+import { subscribeOrg } from '../../shared/live';
+import type { FleetLiveUpdate, FleetRows } from '../../../workers/fleet';
+
+/** The highlight pane's refresh (monitoring-client 4): latest data is re-read this often. */
+export const SENSORS_REFRESH_MS = 60_000;
+/** Live uplinks are handed to the worker in batches this far apart: at a fleet's rate, one message per batch, not per uplink. */
+export const LIVE_BATCH_MS = 250;
+
+export type FleetState =
+  | { status: 'loading' }
+  | { status: 'error'; message: string }
+  | { status: 'ready'; total: number; count: number; version: number; first?: SensorSummary };
+
+export interface FleetHandle {
+  state: FleetState;
+  /** Searches in the worker (the view debounces); the state's count and version follow. */
+  search(query: string): void;
+  rows(start: number, end: number): Promise<FleetRows>;
+  find(serial: string): Promise<{ index: number; sensor: SensorSummary } | undefined>;
+  /** The rows the list holds: live updates answer the changed ones among them. */
+  setWindow(start: number, end: number): void;
+  /** Called with the held rows a batch of live uplinks changed. */
+  onLiveRows(listener: (rows: FleetRows) => void): () => void;
+  /** A setup save (here or, by the live feed, elsewhere) reaches the list. */
+  settings(saved: Sensor): void;
+  csv(): Promise<string>;
+  reload(): Promise<void>;
+}
+
+// stable for the life of the tab: the worker is one
+const rows = (start: number, end: number) => dataWorker().fleetRows(start, end);
+const find = (serial: string) => dataWorker().fleetFind(serial);
+const csv = () => dataWorker().fleetCsv();
+
+const apiBase = () => new URL(gatewayEndpoint(), window.location.href).href.replace(/\/$/, '');
+
+/**
+ * The organisation's sensors, held by the data worker (DESIGN.md "At a customer's size"): the
+ * compact list fetched, checked, sorted and indexed there; this hook keeps only the counts, and the
+ * list asks for the rows it draws. Live uplinks go to the worker in batches.
+ */
+export function useFleet(orgId: string): FleetHandle {
+  const [state, setState] = useState<FleetState>({ status: 'loading' });
+  const windowRef = useRef<[number, number]>([0, 0]);
+  const listeners = useRef(new Set<(rows: FleetRows) => void>());
+  const load = useCallback(
+    async (quiet: boolean) => {
+      try {
+        const w = dataWorker();
+        const loaded = await w.fleetLoad({ apiBase: apiBase(), token: await workerToken(), orgId });
+        const first = loaded.total > 0 ? (await w.fleetRows(0, 1)).rows[0]?.sensor : undefined;
+        setState({ status: 'ready', total: loaded.total, count: loaded.count, version: loaded.version, first });
+        if (loaded.invalid.length > 0 && !quiet) {
+          const shown = loaded.invalid.slice(0, 5).map((x) => `${x.serial} (${x.fields.join(', ')})`);
+          void reportClientError('error', new Error(`Sensor records with invalid values: ${shown.join('; ')}${loaded.invalid.length > 5 ? ` and ${loaded.invalid.length - 5} more` : ''}`));
+        }
+      } catch (err) {
+        if ((err as Error).name === 'AbortError') return;
+        // a failed background refresh keeps what is shown rather than replacing it with an error
+        if (!quiet) setState({ status: 'error', message: messageForError(err) });
+      }
+    },
+    [orgId],
+  );
+  useEffect(() => {
+    setState({ status: 'loading' });
+    void load(false);
+    const id = setInterval(() => void load(true), SENSORS_REFRESH_MS);
+    return () => clearInterval(id);
+  }, [load]);
+
+  const settings = useCallback((saved: Sensor) => {
+    void dataWorker()
+      .fleetSettings(saved)
+      .then((r) => setState((prev) => (prev.status === 'ready' ? { ...prev, ...r } : prev)));
+  }, []);
+
+  // between reads, each uplink's latest data arrives on the organisation's live topic
+  useEffect(() => {
+    let queue: FleetLiveUpdate[] = [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      timer = undefined;
+      const batch = queue;
+      queue = [];
+      const [start, end] = windowRef.current;
+      void dataWorker()
+        .fleetLive(batch, start, end)
+        .then((r) => {
+          if (r.rows.length > 0) listeners.current.forEach((l) => l(r));
+        });
+    };
+    return subscribeOrg(orgId, {
+      onSensor: (m) => {
+        queue.push({ sensorId: m.sensorId, latestData: m.latestData });
+        timer ??= setTimeout(flush, LIVE_BATCH_MS);
+      },
+      onSensorSettings: (m) => settings(m.sensor),
+    });
+  }, [orgId, settings]);
+
+  const setWindow = useCallback((start: number, end: number) => {
+    windowRef.current = [start, end];
+  }, []);
+  const onLiveRows = useCallback((l: (rows: FleetRows) => void) => {
+    listeners.current.add(l);
+    return () => void listeners.current.delete(l);
+  }, []);
+
+  const search = useCallback((query: string) => {
+    void dataWorker()
+      .fleetSearch(query)
+      .then((r) => setState((prev) => (prev.status === 'ready' ? { ...prev, ...r } : prev)));
+  }, []);
+
+  return useMemo<FleetHandle>(() => ({ state, search, rows, find, setWindow, onLiveRows, settings, csv, reload: () => load(false) }), [state, search, settings, load, setWindow, onLiveRows]);
+}

@@ -1,0 +1,18 @@
+import { createDataWorker, type DataWorkerClient } from '../../workers/data-client';
+import { gatewayEndpoint, getIdToken, heldIdToken } from './api';
+
+let client: DataWorkerClient | undefined;
+
+/**
+ * The tab's one data worker, started on first use: the charts share its measurement store, and
+ * the sensors list, map and CSV its copy of the organisation's fleet.
+ */
+export function dataWorker(): DataWorkerClient['api'] {
+  client ??= createDataWorker({ apiBase: gatewayEndpoint(), getIdToken, heldIdToken });
+  return client.api;
+}
+
+/** The current ID token for a call the worker makes itself (a held one at once, else refreshed). */
+export async function workerToken(): Promise<string> {
+  return heldIdToken() ?? (await getIdToken()) ?? '';
+}
