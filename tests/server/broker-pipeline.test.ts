@@ -35,7 +35,8 @@ describe.skipIf(!url).each(testDrivers)('the external ingest connection carries 
     const inbox = collect(device);
     await device.subscribeAsync([`devices/${sensor.serial}/ack`, `devices/${sensor.serial}/errors`], { qos: 1 });
     await ingest.ready;
-    const uplink = (body: unknown) => device.publishAsync(`devices/${sensor.serial}/uplink`, typeof body === 'string' ? body : JSON.stringify(body), { qos: 1 });
+    // the device key travels in the body, as on every path through an external broker (docs/device-protocol.md)
+    const uplink = (body: unknown) => device.publishAsync(`devices/${sensor.serial}/uplink`, typeof body === 'string' ? body : JSON.stringify({ ...(body as object), deviceKey: sensor.deviceKey }), { qos: 1 });
     const stored = async () => (await s.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM measurements WHERE sensor_id = $1', [sensor.id]))[0].n;
     const tearDown = async () => {
       await device.endAsync();

@@ -167,7 +167,7 @@ describe.each(testDrivers)('crash safety on %s (DESIGN.md: an uplink is acknowle
           for (let k = 0; !killed; k++) {
             const up = { id: s.id, time: t0 + k * 60_000 };
             const acked1 = ackOf(s.serial);
-            await devices[n].publishAsync(`devices/${s.serial}/uplink`, JSON.stringify({ measurements: [{ time: up.time, rawDistance: 1000 + k }] }), { qos: 1 });
+            await devices[n].publishAsync(`devices/${s.serial}/uplink`, JSON.stringify({ deviceKey: s.deviceKey, measurements: [{ time: up.time, rawDistance: 1000 + k }] }), { qos: 1 });
             taken.push(up);
             inFlight.set(s.serial, up);
             if ((await Promise.race([acked1.then(() => 'ack'), crash.then(() => 'crash')])) === 'crash') return;
@@ -179,7 +179,7 @@ describe.each(testDrivers)('crash safety on %s (DESIGN.md: an uplink is acknowle
         // (until then the broker has no one to give an uplink to, and drops it)
         for (let j = 1; ; j++) {
           const probe = ackOf(sensors[0].serial);
-          await devices[0].publishAsync(`devices/${sensors[0].serial}/uplink`, JSON.stringify({ measurements: [{ time: t0 - j * 60_000, rawDistance: 999 }] }), { qos: 1 });
+          await devices[0].publishAsync(`devices/${sensors[0].serial}/uplink`, JSON.stringify({ deviceKey: sensors[0].deviceKey, measurements: [{ time: t0 - j * 60_000, rawDistance: 999 }] }), { qos: 1 });
           if (await Promise.race([probe.then(() => true), new Promise((r) => setTimeout(() => r(false), 500))])) break;
         }
         const running = sensors.map((_, n) => device(n));
