@@ -110,11 +110,15 @@ describe('the chart on the demo sensors (issue 5; monitoring-client 2.6, 4, 5, 9
     await open(YEAR_SENSOR);
     const first = nzNow().minus({ days: 5 }).startOf('day');
     const last = nzNow().minus({ days: 1 }).startOf('day');
+    // the calendar shows one month, today's: early in a month the first (or last) day is in the month before
+    const monthsBack = (d: typeof first) => (nzNow().year - d.year) * 12 + nzNow().month - d.month;
     await rangeButton().click();
+    for (let i = 0; i < monthsBack(first); i++) await page.getByRole('button', { name: 'Previous month' }).click();
     await page.getByRole('button', { name: first.toFormat('d MMMM yyyy'), exact: true }).click();
     const asked: string[] = [];
     const onRequest = (r: { url(): string }) => void (r.url().includes('/measurements') && asked.push(r.url()));
     page.on('request', onRequest);
+    for (let i = 0; i < monthsBack(first) - monthsBack(last); i++) await page.getByRole('button', { name: 'Next month' }).click();
     await page.getByRole('button', { name: last.toFormat('d MMMM yyyy'), exact: true }).click();
     await drawnWith({ xMin: first.toMillis(), xMax: last.endOf('day').toMillis() });
     page.off('request', onRequest);
