@@ -3,6 +3,7 @@ import { Button } from '@mantine/core';
 import { IconCloudOff } from '@tabler/icons-react';
 import { Navigate, Outlet } from 'react-router-dom';
 import { organisationListSchema, type Organisation } from '../contract/organisation.schema';
+import { pendingInvitationListSchema, type PendingInvitation } from '../contract/pending-invitation.schema';
 import { messageForError } from '../domain/messages';
 import { normaliseTimeZone } from '../domain/time-zone';
 import { ApiError, api } from '../shared/api';
@@ -80,6 +81,34 @@ export function DefaultOrgRedirect() {
   const { organisations } = useOrgs();
   const org = defaultOrganisation(organisations)!;
   // a meter reader lands in the reader app (issue 33): the organisation's data pages are not for them
-  if (isMeterReader(org)) return <ToReaderApp />;
+  if (isMeterReader(org)) return <MeterReaderLanding />;
   return <Navigate to={`${orgPath(org.slug)}/${defaultSection(org)}`} replace />;
+}
+
+/**
+ * A meter reader goes on to the reader app, but is first asked about any invitation waiting for them
+ * (an invitation to join as a member is answered here, in the organisation app; accepting one opens
+ * that organisation).
+ */
+function MeterReaderLanding() {
+  const { refresh } = useOrgs();
+  const [pending, setPending] = useState<PendingInvitation[] | null>(null);
+  const [toReader, setToReader] = useState(false);
+  useEffect(() => {
+    const ctl = new AbortController();
+    api
+      .get('/invitations', { schema: pendingInvitationListSchema, signal: ctl.signal })
+      .then((r) => (r.invitations.length ? setPending(r.invitations) : setToReader(true)))
+      .catch(() => {
+        if (!ctl.signal.aborted) setToReader(true); // the question comes back on the next sign-in
+      });
+    return () => ctl.abort();
+  }, []);
+  if (toReader) return <ToReaderApp />;
+  return (
+    <>
+      <Splash />
+      {pending && <PendingInvitationsPrompt invitations={pending} onJoined={refresh} onNoneLeft={() => setToReader(true)} />}
+    </>
+  );
 }

@@ -12,20 +12,31 @@ const ROLE_NAMES: Record<number, string> = { 1: 'member', 2: 'admin', 3: 'owner'
  * An existing account invited to another organisation is asked here, after sign-in, to accept or
  * decline (issue 9): nobody is added to an organisation without saying yes.
  */
-export function PendingInvitationsPrompt({ onJoined }: { onJoined: () => Promise<void> }) {
-  const [pending, setPending] = useState<PendingInvitation[]>([]);
+export function PendingInvitationsPrompt({
+  onJoined,
+  invitations,
+  onNoneLeft,
+}: {
+  onJoined: () => Promise<void>;
+  /** already fetched (the meter reader's landing asks before leaving for the reader app) */
+  invitations?: PendingInvitation[];
+  /** every invitation declined or the prompt closed without joining */
+  onNoneLeft?: () => void;
+}) {
+  const [pending, setPending] = useState<PendingInvitation[]>(invitations ?? []);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const navigate = useNavigate();
 
   useEffect(() => {
+    if (invitations) return;
     const ctl = new AbortController();
     api
       .get('/invitations', { schema: pendingInvitationListSchema, signal: ctl.signal })
       .then((r) => setPending(r.invitations))
       .catch(() => undefined); // no prompt is better than a broken frame; it comes back next load
     return () => ctl.abort();
-  }, []);
+  }, [invitations]);
 
   const answer = useCallback(
     async (inv: PendingInvitation, choice: 'accept' | 'decline') => {
@@ -33,25 +44,35 @@ export function PendingInvitationsPrompt({ onJoined }: { onJoined: () => Promise
       setError(null);
       try {
         const r = await api.post(`/invitations/${inv.inviteId}/${choice}`, undefined, { schema: invitationAnswerResponseSchema });
-        setPending((list) => list.filter((i) => i.inviteId !== inv.inviteId));
+        const left = pending.filter((i) => i.inviteId !== inv.inviteId);
+        setPending(left);
         if (r.status === 'Accepted') {
           await onJoined();
           notifications.show({ color: 'teal', message: `You joined ${r.organisation.name}.`, autoClose: 4000 });
           navigate(orgPath(r.organisation.slug));
-        } else notifications.show({ message: `You declined the invitation to ${r.organisation.name}.`, autoClose: 4000 });
+        } else {
+          notifications.show({ message: `You declined the invitation to ${r.organisation.name}.`, autoClose: 4000 });
+          if (left.length === 0) onNoneLeft?.();
+        }
       } catch (err) {
         setError(err instanceof ApiError ? err.message : 'The invitation could not be answered. Please try again.');
       } finally {
         setBusy(null);
       }
     },
-    [navigate, onJoined],
+    [navigate, onJoined, onNoneLeft, pending],
   );
 
   const [first] = pending;
   if (!first) return null;
   return (
-    <Modal opened onClose={() => setPending([])} title="You have been invited" centered>
+    <Modal
+      opened
+      onClose={() => {
+        setPending([]);
+        onNoneLeft?.();
+      }}
+      title="You have been invited" centered>
       <Stack>
         <Text>
           {first.invitedBy} has invited you to join <b>{first.organisation.name}</b> as {ROLE_NAMES[first.role] ?? 'member'}.
