@@ -12,6 +12,12 @@ const backend = process.env.BACKEND_URL ?? 'http://localhost:8080';
 // The meter reader's app (reader.html, /reader/): installable and offline-first. Its service worker
 // is scoped to /reader/ and precaches the reader's shell (the entry, its chunks, the lazy map and
 // the data the map draws offline); /config.json is network-first so a reload offline still boots.
+// The worker lives at /reader/sw.js but the files it precaches sit at the root (/reader.html,
+// /assets/...): Workbox resolves a manifest URL against the worker's own address, so every URL is
+// written root-absolute (modifyURLPrefix for the globbed files; the manifest entry the plugin adds
+// after Workbox's transforms is rewritten just before the worker is built), or it would cache
+// /reader/assets/... and the navigation fallback /reader.html would not be in the precache, which
+// stops the worker installing. The icons come in through globPatterns, not the manifest's list.
 const readerPwa = VitePWA({
   injectRegister: false, // reader/main.tsx registers it; the monitoring app has none
   registerType: 'autoUpdate',
@@ -20,6 +26,13 @@ const readerPwa = VitePWA({
   scope: '/reader/',
   base: '/',
   includeAssets: [],
+  includeManifestIcons: false,
+  integration: {
+    beforeBuildServiceWorker: (options) => {
+      const rooted = (url: string) => (url.startsWith('/') ? url : `/${url}`);
+      options.workbox.additionalManifestEntries = options.workbox.additionalManifestEntries?.map((e) => (typeof e === 'string' ? rooted(e) : { ...e, url: rooted(e.url) }));
+    },
+  },
   manifest: {
     name: 'Tidewatch Reader',
     short_name: 'Reader',
@@ -40,6 +53,7 @@ const readerPwa = VitePWA({
     globPatterns: ['reader.html', 'zod-jitless.js', 'reader/*.png', 'assets/**/*.{js,mjs,css,wasm,json}'],
     globIgnores: ['**/*.map', 'assets/data.worker-*', 'assets/sensors-area-*', 'assets/map-area-*', 'assets/service-routes-area-*', 'assets/xlsx-*', 'assets/use-sensor-list-*'],
     maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
+    modifyURLPrefix: { '': '/' },
     navigateFallback: '/reader.html',
     navigateFallbackAllowlist: [/^\/reader(?:\/|$)/],
     cleanupOutdatedCaches: true,

@@ -122,11 +122,14 @@ export function createApp(ctx: AppContext) {
   // a 404 the client's chunk-error handling sees, not the app's HTML with a year's cache lifetime
   app.get('/assets/*', (c) => c.text('Not found.', 404));
   const index = staticFiles(root, 'index.html');
-  // the meter reader's app (a second entry of the build): /reader and every path under it
+  // the meter reader's app (a second entry of the build): /reader and every path under it that is
+  // not a file; a missing file under /reader/ (a name with an extension) is a 404, not the page, so a
+  // service worker precaching a wrong address fails to install instead of storing the page as a script
   const readerFile = join(root, 'reader.html');
   const reader = staticFiles(root, 'reader.html');
   app.use('*', async (c, next) => {
     if ((c.req.method !== 'GET' && c.req.method !== 'HEAD') || !/^\/reader(?:\/|$)/.test(c.req.path)) return next();
+    if (/\/[^/]+\.[A-Za-z0-9]+$/.test(c.req.path)) return c.text('Not found.', 404);
     if (!existsSync(readerFile)) return c.text('The client is not built: run `npm run build` (npm start does it for you).', 503);
     return reader(c, next);
   });

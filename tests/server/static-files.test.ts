@@ -140,6 +140,14 @@ describe('cache rules for what the build puts outside /assets/ (the reader app, 
     for (const path of ['/readers', '/org/x/reader']) expect(await (await fetch(`${s.url}${path}`)).text(), path).toContain('<title>app</title>');
     expect((await fetch(`${s.url}/reader/sw.js`)).headers.get('content-type')).toMatch(/javascript/);
   });
+
+  it('a file under /reader/ that is not there is a 404, not the reader page (a service worker precaching a wrong address fails to install)', async () => {
+    for (const path of ['/reader/assets/reader-Ab12Cd34.js', '/reader/reader.html', '/reader/workbox-00000000.js']) {
+      const res = await fetch(`${s.url}${path}`);
+      expect(res.status, path).toBe(404);
+      expect(await res.text(), path).not.toContain('<title>');
+    }
+  });
 });
 
 describe('API JSON compressed by Hono compress (issue 34)', () => {

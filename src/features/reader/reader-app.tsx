@@ -107,7 +107,7 @@ export function ReaderApp({ db, owner, sync, mapStyle, online, newKey, onSignOut
               Tidewatch Reader
             </Text>
             <Group gap="xs" wrap="nowrap">
-              <Text size="xs" c="dimmed" truncate maw={130}>
+              <Text size="xs" c="dimmed" truncate maw={96}>
                 {owner.email}
               </Text>
               <Button size="compact-sm" variant="subtle" onClick={onSignOut} disabled={!online}>

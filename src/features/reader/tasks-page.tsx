@@ -31,7 +31,7 @@ export function TasksPage({ assigned, downloaded, captures, now, busy, onDownloa
 
   return (
     <Stack gap="sm">
-      <Title order={2} size="h3">
+      <Title order={1} size="h3">
         My route tasks
       </Title>
       {rows.length === 0 && <Text c="dimmed">{assigned === null ? 'No task is downloaded on this device. Connect to the network to see your tasks.' : 'No route task is assigned to you.'}</Text>}

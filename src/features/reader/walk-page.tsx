@@ -65,9 +65,12 @@ export function WalkPage({ downloaded, captures, position, mapStyle, now, onCapt
           ‹ Tasks
         </Button>
         <Text size="sm" c="dimmed">
-          Task {task.taskNumber} · {progress.left} left · {progress.percent}%
+          {progress.left} left · {progress.percent}%
         </Text>
       </Group>
+      <Title order={1} size="h4">
+        Task {task.taskNumber} · {task.routeName}
+      </Title>
       <TextInput placeholder="Search address or serial" aria-label="Search address or serial" value={query} onChange={(e) => setQuery(e.currentTarget.value)} />
       {found.length > 0 && (
         <Card withBorder p={0}>
@@ -100,7 +103,7 @@ export function WalkPage({ downloaded, captures, position, mapStyle, now, onCapt
             <Text size="xs" c="dimmed">
               {index + 1} of {readings.length} · sequence {r.sequence}
             </Text>
-            <Title order={3} size="h4">
+            <Title order={2} size="h4">
               {r.meterInfo.propertyAddress}
             </Title>
             <Text size="sm">{r.meterInfo.ownerName}</Text>
