@@ -1,7 +1,7 @@
 import type { LatestData, Sensor } from '../src/contract/sensor.schema';
 import { sensorSummaryBodySchema } from '../src/contract/sensor-summary.schema';
 import { sensorsCsv } from '../src/domain/sensor-csv';
-import { createIndexedSearch } from '../src/domain/sensor-search';
+import { createFleetSearch, type FleetSearch } from '../src/domain/fleet-search';
 import { fieldPositions, readSummaryRow, summaryOf, withLatest, type SensorSummary } from '../src/domain/sensor-summary';
 import { displayStatus, type SensorStatus } from '../src/domain/sensor-status';
 import { isMappable } from '../src/domain/map-view';
@@ -56,7 +56,7 @@ export class Fleet {
   private all: SensorSummary[] = [];
   private readonly byId = new Map<string, number>();
   private readonly bySerial = new Map<string, number>();
-  private search: (q: string) => number[] | null = () => null;
+  private search: FleetSearch = Object.assign(() => null, { warm: () => {} });
   /** Positions in `all` of the rows shown (null: all, in order). */
   private shown: number[] | null = null;
   /** Position in the shown list of each sensor (by its position in `all`), -1 when not shown. */
@@ -94,7 +94,7 @@ export class Fleet {
       if (s.id) this.byId.set(s.id, i);
       if (s.serial) this.bySerial.set(s.serial, i);
     }
-    this.search = createIndexedSearch(all);
+    this.search = createFleetSearch(all);
     this.applyQuery(this.query);
   }
 
@@ -177,6 +177,11 @@ export class Fleet {
     return out;
   }
 
+  /** Builds the search index ahead of the first query (it is otherwise built by the first search). */
+  warmSearch(): void {
+    this.search.warm();
+  }
+
   get size(): number {
     return this.all.length;
   }
@@ -214,6 +219,8 @@ export class FleetWorker implements FleetApi {
     // a search typed before a reload stays applied
     const shown = fleet.setQuery(this.currentQuery);
     this.fleet = fleet;
+    // the index is built after the first rows are answered, before a person can type
+    setTimeout(() => fleet.warmSearch(), 0);
     return { ...loaded, ...shown };
   }
 
