@@ -162,20 +162,15 @@ function collectCspViolations(browser: Browser) {
   };
 }
 
+/** The executable and flags of every launch (a persistent profile's too, where a test needs one that is not incognito). */
+export const CHROMIUM_LAUNCH = {
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+};
+
 /** Debian's Chromium, headless, with the flags this machine needs (DESIGN.md "Tests"); playwright gives each launch a fresh profile. */
 export async function launchBrowser(): Promise<Browser> {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
   collectCspViolations(browser);
   return browser;
 }

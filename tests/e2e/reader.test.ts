@@ -1,10 +1,16 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { expectAccessible, launchBrowser, signIn } from './browser';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_LAUNCH, expectAccessible, launchBrowser, signIn } from './browser';
 import { startOwnDemoServer } from './session';
 import type { TestServer } from '../server/harness';
 
 const SHOTS = 'test-results/e2e';
+const ROUTES = '/org/harbour-city-council/service-routes';
+/** A real PNG for the camera input (the app scales it on the device to a JPEG). */
+const PHOTO = 'public/reader/icon-512.png';
 
 /**
  * The meter reader's app (/reader/, issue 33) against a product of this file's own (demo world, no
@@ -26,6 +32,14 @@ describe('the meter reader app in the browser (issue 33)', () => {
     await browser?.close();
     await s?.close();
   });
+
+  async function owner(path: string): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(30_000);
+    await signIn(page, s.url, 'owner@demo.test');
+    await page.goto(`${s.url}${path}`);
+    return page;
+  }
 
   /** A phone-sized page of its own context, signed in as the demo meter reader, in the reader app. */
   async function reader(): Promise<Page> {
@@ -93,5 +107,108 @@ describe('the meter reader app in the browser (issue 33)', () => {
     await page.getByTestId('sync-waiting').getByText('0 waiting').waitFor();
     expect(await recorded(1004)).toEqual([{ value, completed: true, address }]);
     await page.close();
+  });
+
+  it("installable by Chromium's criteria: the DevTools protocol reports no installability error for /reader/ (a profile on disk: Chromium does not install from an incognito context, which every other test's is)", { timeout: 180_000 }, async () => {
+    const profile = mkdtempSync(join(tmpdir(), 'tw-reader-profile-'));
+    const context = await chromium.launchPersistentContext(profile, { ...CHROMIUM_LAUNCH, viewport: { width: 390, height: 844 } });
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      page.setDefaultTimeout(30_000);
+      await signIn(page, s.url, 'reader@demo.test');
+      await page.waitForURL((u) => u.pathname === '/reader/');
+      await controlled(page);
+      const cdp = await context.newCDPSession(page);
+      expect((await cdp.send('Page.getInstallabilityErrors')).installabilityErrors).toEqual([]);
+      const manifest = await cdp.send('Page.getAppManifest');
+      expect(manifest.errors).toEqual([]);
+      expect(manifest.url).toBe(`${s.url}/reader/manifest.webmanifest`);
+    } finally {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
+  });
+
+  it('the whole loop: the owner assigns a route task to the reader, who downloads it, records a plausible reading, an implausible one that asks for a confirmation and a photo, one offline; back online the queue drains and the owner sees the readings', { timeout: 300_000 }, async () => {
+    const manager = await owner(ROUTES);
+    const taskRow = manager.getByRole('row').filter({ has: manager.getByRole('link', { name: '1005', exact: true }) });
+    await taskRow.waitFor();
+    await manager.getByRole('checkbox', { name: 'Select task 1005' }).check();
+    await manager.getByRole('button', { name: 'Assign', exact: true }).click();
+    const dialog = manager.getByRole('dialog', { name: 'Assign task 1005' });
+    await dialog.getByLabel('Assign to', { exact: true }).first().click({ force: true });
+    await manager.getByRole('option', { name: 'Rangi Reader (Meter Reader)', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Assign' }).click();
+    await expect.poll(() => manager.getByRole('dialog').count()).toBe(0);
+    await taskRow.getByText('Rangi Reader').waitFor();
+
+    const page = await reader();
+    const card = page.getByTestId('task-1005');
+    await card.getByText('15 left').waitFor();
+    await card.getByRole('button', { name: 'Download', exact: true }).click();
+    await card.getByText(/^Downloaded /).waitFor();
+    await card.getByRole('button', { name: 'Open' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Task 1005 · MIR-05' }).waitFor();
+    const addressNow = async () => (await page.getByRole('heading', { level: 2 }).first().textContent())!;
+    const reading = page.getByLabel('Reading', { exact: true });
+    const sent = (n: number) => page.getByTestId('sync-sent').getByText(`${n} sent`).waitFor({ timeout: 60_000 });
+
+    // 1: plausible, sent at once
+    const first = { address: await addressNow(), value: (await previousOf(page)) + 1 };
+    await reading.fill(String(first.value));
+    await page.getByTestId('consumption').getByText(/^Consumption 1 over /).waitFor();
+    await page.getByRole('button', { name: 'Save reading' }).click();
+    await sent(1);
+
+    // 2: below the previous reading: a confirmation and a photo are required before it is saved
+    await expect.poll(addressNow).not.toBe(first.address); // the walk moved on to the next meter
+    const second = { address: await addressNow(), value: (await previousOf(page)) - 5 };
+    await reading.fill(String(second.value));
+    await page.getByText('The reading is below the previous reading').waitFor();
+    await page.getByRole('button', { name: 'Save reading' }).click();
+    await page.getByText('A photo of the meter is required for this reading.').waitFor();
+    await expect(page.getByRole('button', { name: 'Save reading' }).isDisabled()).resolves.toBe(true);
+    await page.getByLabel('I have checked: the reading is right').check();
+    await page.getByLabel('Photo (required)').setInputFiles(PHOTO);
+    await page.getByRole('img', { name: 'Photo of the meter' }).waitFor();
+    await expectAccessible(page, 'reader: an implausible reading confirmed with a photo');
+    await page.screenshot({ path: `${SHOTS}/reader-implausible.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Save reading' }).click();
+    await sent(2);
+
+    // 3: offline, it waits on the device; back online it is sent
+    await expect.poll(addressNow).not.toBe(second.address);
+    const third = { address: await addressNow(), value: (await previousOf(page)) + 2 };
+    await page.context().setOffline(true);
+    await page.getByTestId('sync-panel').getByText('Offline', { exact: true }).waitFor();
+    await reading.fill(String(third.value));
+    await page.getByLabel('Notes').fill('Gate locked,\nowner let me in');
+    await page.getByRole('button', { name: 'Save reading' }).click();
+    await page.getByTestId('sync-waiting').getByText('1 waiting').waitFor();
+    await page.screenshot({ path: `${SHOTS}/reader-waiting.png`, fullPage: true });
+    await page.context().setOffline(false);
+    await sent(3);
+    await page.getByTestId('sync-waiting').getByText('0 waiting').waitFor();
+    await page.getByRole('button', { name: '‹ Tasks' }).click();
+    await card.getByText('12 left').waitFor();
+    await page.close();
+
+    expect(await recorded(1005)).toEqual([first, second, third].map((r) => ({ ...r, completed: true })));
+
+    // the owner sees them on the task page: complete, recorded by the reader, the exception, the photo, the notes
+    await manager.goto(`${s.url}${ROUTES}/1005`);
+    const readings = manager.getByRole('table', { name: 'Readings' });
+    await readings.waitFor();
+    const row = (address: string) => readings.getByRole('row').filter({ has: manager.getByText(address, { exact: true }) });
+    for (const [r, exception] of [[first, 'No Error'], [second, 'Negative Consumption'], [third, 'No Error']] as const) {
+      await row(r.address).getByText('Complete', { exact: true }).waitFor();
+      await row(r.address).getByText('Rangi Reader', { exact: true }).waitFor();
+      await row(r.address).getByText(exception, { exact: true }).waitFor();
+    }
+    await manager.screenshot({ path: `${SHOTS}/reader-owner-task.png` });
+    await row(second.address).getByRole('link').first().click();
+    await manager.getByRole('heading', { level: 2, name: 'Photo' }).waitFor();
+    await manager.getByRole('img', { name: /^Meter at / }).waitFor(); // the reader's photo, from storage
+    await manager.close();
   });
 });
