@@ -95,6 +95,11 @@ const schema = z.object({
   HEAVY_WAITING_PER_USER: z.coerce.number().int().min(0).max(1000).default(32),
   MEMORY_CEILING_MB: z.coerce.number().int().min(64).max(1_048_576).default(1536),
   HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  // encrypts TOTP secrets at rest; without it a key kept in the database (server_secrets) is used
+  MFA_SECRET_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 random bytes in base64 (openssl rand -base64 32)')
+    .optional(),
   // how long a claimed outbox row stays hidden from other processes: a killed process's deliveries come back after it
   OUTBOX_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
   SIMULATOR: bool(true),

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../src/contract/error.schema';
-import { createSelfRequestSchema, currentUserQuerySchema, claimSensorResponseSchema, signupResponseSchema, updateUserRequestSchema, userLookupQuerySchema, userLookupResponseSchema } from '../../src/contract/account.schema';
+import { reauthenticateRequestSchema, createSelfRequestSchema, currentUserQuerySchema, claimSensorResponseSchema, signupResponseSchema, updateUserRequestSchema, userLookupQuerySchema, userLookupResponseSchema } from '../../src/contract/account.schema';
 import { claimSensorRequestSchema, currentUserSchema, signupRequestSchema } from '../../src/contract/user.schema';
 import { organisationListSchema, organisationSchema } from '../../src/contract/organisation.schema';
 import { memberDeleteSchema, memberListSchema, memberPatchSchema, memberQuerySchema, organisationUpdateSchema } from '../../src/contract/member.schema';
@@ -52,6 +52,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /signup': { summary: 'Sign up with a sensor', tag: 'Sign-up', body: signupRequestSchema, response: signupResponseSchema, unsigned: true },
   'POST /client-errors': { summary: 'Report a client error', tag: 'Service', body: clientErrorReportSchema, status: 202, unsigned: true },
   'POST /create-self': { summary: 'Create the signed-in user’s profile after sign-up', tag: 'Users', body: createSelfRequestSchema, response: currentUserSchema },
+  'POST /reauthenticate': { summary: 'Confirm the current password again (before turning MFA off or changing the email)', tag: 'Users', body: reauthenticateRequestSchema, status: 204, access: 'The user themself' },
   'GET /users/current-v2': { summary: 'The signed-in user', tag: 'Users', query: currentUserQuerySchema, response: currentUserSchema },
   'PATCH /users/:memberId': { summary: 'Update the signed-in user (name and mobile, or display settings)', tag: 'Users', body: updateUserRequestSchema, response: currentUserSchema, access: 'The user themself' },
   'GET /users': { summary: 'Whether an account has an email address (invite form)', tag: 'Users', query: userLookupQuerySchema, response: userLookupResponseSchema, access: 'Managers of any organisation' },

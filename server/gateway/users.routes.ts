@@ -4,6 +4,7 @@ import { clientAddress, publicOrigin } from '../http/origin';
 import { MANAGERS, type GatewayEnv } from '../http/auth';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
 import { claimSensorRequestSchema, signupRequestSchema } from '../../src/contract/user.schema';
+import { reauthenticateRequestSchema } from '../../src/contract/account.schema';
 import { createSelfRequestSchema, currentUserQuerySchema, updateUserRequestSchema, userLookupQuerySchema, userLookupResponseSchema } from '../../src/contract/account.schema';
 import { checkEmail, checkName, normaliseEmail } from '../../src/domain/sign-up-rules';
 import { one } from '../db/db';
@@ -12,6 +13,9 @@ import { checkClaim, signUpWithSensor } from '../identity/sign-up';
 import { fixedWindowLimiter } from '../identity/rate-limit';
 import { normaliseMobile, toCurrentUser } from '../identity/profile';
 import { uuidParam } from '../http/input-guard';
+import { reauthenticate } from '../identity/reauth';
+import { asClient, HashQueueFull } from '../identity/hash-queue';
+import { CognitoError } from '../identity/cognito-errors';
 
 
 /** Unsigned: claim check and sign-up (monitoring-client 7). Lightly rate-limited per client address. */
@@ -57,6 +61,20 @@ export function userRoutes(ctx: AppContext) {
       await ctx.db.query('UPDATE users SET profile_created = true, name = COALESCE($2, name) WHERE id = $1', [user.id, name?.ok ? name.value : null]);
     }
     return c.json(toCurrentUser((await findUserById(ctx.db, user.id))!));
+  });
+
+  // re-authentication: the current password again, for this sign-in only (identity/reauth.ts)
+  r.post('/reauthenticate', async (c) => {
+    const { password } = reauthenticateRequestSchema.parse(await c.req.json());
+    const user = await callerRow(ctx, c);
+    try {
+      const ok = await asClient(clientAddress(c, ctx.config), () => reauthenticate(ctx.db, user, c.get('caller').signInId, password, ctx.now()));
+      if (!ok) throw new HttpError(403, 'INCORRECT_PASSWORD', 'Incorrect password.');
+    } catch (err) {
+      if (err instanceof CognitoError || err instanceof HashQueueFull) throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many attempts, please try again later');
+      throw err;
+    }
+    return c.body(null, 204);
   });
 
   r.get('/users/current-v2', async (c) => {

@@ -9,6 +9,8 @@ export interface Caller {
   id: string;
   email: string;
   isSiteAdmin: boolean;
+  /** The sign-in (refresh token jti) the ID token came from. */
+  signInId: string;
 }
 
 export type GatewayEnv = { Variables: { caller: Caller } };
@@ -25,6 +27,7 @@ export function requireCaller(ctx: AppContext): MiddlewareHandler<GatewayEnv> {
         id: claims.sub,
         email: claims.email,
         isSiteAdmin: (claims['cognito:groups'] ?? []).includes(SITE_ADMIN_GROUP),
+        signInId: claims.origin_jti,
       });
     } catch (err) {
       if (err instanceof TokenError) throw unauthorized(err.message);

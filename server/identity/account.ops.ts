@@ -10,6 +10,7 @@ import { verificationEmail } from './emails';
 import { emailDelivery, findUserById, findUserByUsername, insertUser, isUniqueViolation, userAttributes } from './identity-users';
 import { requireClient, userFromAccessToken, type OpContext, type Operation } from './op-context';
 import { hashPassword } from './passwords';
+import { mfaFields } from './mfa.ops';
 
 /** Issues an email verification code and queues the email with its link; false when rate-limited. */
 async function sendVerification(op: OpContext, q: Queryable, userId: string, email: string): Promise<boolean> {
@@ -73,7 +74,7 @@ export const resendConfirmationCode: Operation = async (op, body) => {
 export const getUser: Operation = async (op, body) => {
   const { AccessToken } = accessTokenSchema.parse(body);
   const user = await userFromAccessToken(op, AccessToken);
-  return { Username: user.id, UserAttributes: userAttributes(user) };
+  return { Username: user.id, UserAttributes: userAttributes(user), ...mfaFields(user) };
 };
 
 /**

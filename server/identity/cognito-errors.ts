@@ -17,7 +17,9 @@ export type CognitoErrorName =
   | 'PasswordResetRequiredException'
   | 'ResourceNotFoundException'
   | 'UnsupportedTokenTypeException'
-  | 'UnknownOperationException';
+  | 'UnknownOperationException'
+  | 'EnableSoftwareTokenMFAException'
+  | 'SoftwareTokenMFANotFoundException';
 
 export class CognitoError extends Error {
   constructor(
@@ -53,5 +55,11 @@ export const errors = {
   invalidParameter: (message: string) => err('InvalidParameterException', message),
   unknownClient: (clientId: string) => err('ResourceNotFoundException', `User pool client ${clientId} does not exist.`),
   unsupportedToken: () => err('UnsupportedTokenTypeException', 'The token is not a valid refresh token.'),
+  setupCodeMismatch: () => err('EnableSoftwareTokenMFAException', 'Code mismatch and fail enable Software Token MFA'),
+  mfaCodeMismatch: () => err('CodeMismatchException', 'Invalid code received for user'),
+  noSoftwareToken: () => err('SoftwareTokenMFANotFoundException', 'Software Token MFA has not been set up for the user.'),
+  totpNotVerified: () => err('InvalidParameterException', 'User has not verified software token mfa'),
+  mfaTypeNotOffered: (type: string) => err('InvalidParameterException', `${type} is not offered by this user pool; only software token (TOTP) MFA is.`),
+  reauthenticationRequired: () => err('NotAuthorizedException', 'Confirm your current password first (re-authentication required).'),
   unknownOperation: (op: string) => err('UnknownOperationException', `Unknown operation ${op}`),
 };

@@ -45,3 +45,18 @@ export const changePasswordSchema = z.object({ AccessToken: text(4096), Previous
 export const updateUserAttributesSchema = z.object({ AccessToken: text(4096), UserAttributes: attributeList });
 export const attributeCodeSchema = z.object({ AccessToken: text(4096), AttributeName: text(64) });
 export const verifyUserAttributeSchema = z.object({ AccessToken: text(4096), AttributeName: text(64), Code: text(64) });
+
+export const associateSoftwareTokenSchema = z.object({ AccessToken: text(4096).optional(), Session: text(4096).optional() });
+export const verifySoftwareTokenSchema = z.object({
+  AccessToken: text(4096).optional(),
+  Session: text(4096).optional(),
+  UserCode: text(16),
+  FriendlyDeviceName: z.string().max(256).optional(),
+});
+const mfaSettings = z.object({ Enabled: z.boolean().optional(), PreferredMfa: z.boolean().optional() }).optional();
+export const setUserMfaPreferenceSchema = z.object({
+  AccessToken: text(4096),
+  SMSMfaSettings: mfaSettings,
+  SoftwareTokenMfaSettings: mfaSettings,
+  EmailMfaSettings: mfaSettings,
+});

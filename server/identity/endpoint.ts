@@ -20,6 +20,7 @@ import {
   updateUserAttributes,
   verifyUserAttribute,
 } from './account.ops';
+import { associateSoftwareToken, setUserMFAPreference, verifySoftwareToken } from './mfa.ops';
 
 const TARGET_PREFIX = 'AWSCognitoIdentityProviderService.';
 const PASSWORD_KEYS = new Set(['Password', 'PreviousPassword', 'ProposedPassword', 'PASSWORD', 'NEW_PASSWORD']);
@@ -42,6 +43,9 @@ const operations: Record<string, Operation> = {
   UpdateUserAttributes: updateUserAttributes,
   GetUserAttributeVerificationCode: getUserAttributeVerificationCode,
   VerifyUserAttribute: verifyUserAttribute,
+  AssociateSoftwareToken: associateSoftwareToken,
+  VerifySoftwareToken: verifySoftwareToken,
+  SetUserMFAPreference: setUserMFAPreference,
 };
 
 // Amplify parses every answer as JSON, errors included: always a JSON body in Cognito's content type.

@@ -18,6 +18,12 @@ export interface UserRow {
   profile_created: boolean;
   display_settings: { timeDisplay: 'Friendly' | 'AmericanLocal' };
   failed_logins: number;
+  /** Sealed TOTP secrets (totp.ts): the one being set up, and the verified one. */
+  totp_pending: string | null;
+  totp_secret: string | null;
+  /** Software token MFA is on: sign-in asks for a code. */
+  totp_enabled: boolean;
+  totp_last_step: number;
   locked_until: number;
   created_at: number;
 }

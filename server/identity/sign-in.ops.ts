@@ -10,8 +10,10 @@ import { acceptInvitations, temporaryPasswordUsable } from './invitations';
 import { issueTokens, revokeSignIns, TokenError, verifyToken } from './tokens';
 import { requireClient, userFromAccessToken, type OpContext, type Operation } from './op-context';
 import { checkName } from '../../src/domain/sign-up-rules';
+import { codeStep, openSecret, spendStep } from './totp';
 
 const NEW_PASSWORD_REQUIRED = 'NEW_PASSWORD_REQUIRED';
+const SOFTWARE_TOKEN_MFA = 'SOFTWARE_TOKEN_MFA';
 
 /** Amplify reads the tokens from AuthenticationResult; it must carry no NewDeviceMetadata. */
 async function authenticated(op: OpContext, user: UserRow) {
@@ -48,7 +50,9 @@ async function passwordAuth(op: OpContext, params: Record<string, string>) {
     await recordFailure(db, user.id, op.now);
     throw errors.badCredentials();
   }
-  await recordSuccess(db, user.id);
+  // with MFA on, the password alone is not a success: the failure count (which the code's wrong
+  // tries add to) must not start again each time the password is given
+  if (!mfaOn(user)) await recordSuccess(db, user.id);
   // each sign-in adds a refresh token row; the user's expired ones are of no further use
   await db.query('DELETE FROM refresh_tokens WHERE user_id = $1 AND expires_at < $2', [user.id, op.now]);
   if (user.status === 'UNCONFIRMED') throw errors.notConfirmed();
@@ -64,7 +68,39 @@ async function passwordAuth(op: OpContext, params: Record<string, string>) {
       },
     };
   }
+  if (mfaOn(user)) {
+    return {
+      ChallengeName: SOFTWARE_TOKEN_MFA,
+      Session: await signChallengeSession(op.app.key, op.tokens.issuer, user.id, SOFTWARE_TOKEN_MFA, op.now),
+      ChallengeParameters: { USER_ID_FOR_SRP: user.id },
+    };
+  }
   return authenticated(op, user);
+}
+
+const mfaOn = (u: UserRow) => u.totp_enabled && !!u.totp_secret;
+
+/**
+ * SOFTWARE_TOKEN_MFA: the code from the user's authenticator app, within the 3-minute session the
+ * password opened. Wrong codes count in the sign-in lockout like wrong passwords; a code (its time
+ * step) is accepted once.
+ */
+async function softwareTokenChallenge(op: OpContext, session: string, responses: Record<string, string>) {
+  const userId = await readChallengeSession(op.app.key, op.tokens.issuer, session, SOFTWARE_TOKEN_MFA, op.now);
+  if (!userId) throw errors.badSession();
+  const { db } = op.app;
+  const named = responses.USERNAME ? await findUserByUsername(db, responses.USERNAME) : undefined;
+  if (!named || named.id !== userId || named.status !== 'CONFIRMED' || !mfaOn(named)) throw errors.badSession();
+  if (isLocked(named, op.now)) throw errors.lockedOut();
+  const code = responses.SOFTWARE_TOKEN_MFA_CODE?.trim();
+  if (!code) throw errors.invalidParameter('Missing required parameter SOFTWARE_TOKEN_MFA_CODE');
+  const step = codeStep(await openSecret({ db, config: op.app.config }, named.totp_secret!), code, op.now);
+  if (step === null || !(await spendStep(db, named.id, step))) {
+    await recordFailure(db, named.id, op.now);
+    throw errors.mfaCodeMismatch();
+  }
+  await recordSuccess(db, named.id);
+  return authenticated(op, named);
 }
 
 /** New ID and access tokens from a refresh token, in the same sign-in (same origin_jti). */
@@ -109,10 +145,11 @@ export const getTokensFromRefreshToken: Operation = async (op, body) => {
   return { AuthenticationResult };
 };
 
-/** NEW_PASSWORD_REQUIRED: the invited user chooses a password, is confirmed and joins their organisations. */
+/** SOFTWARE_TOKEN_MFA (above), or NEW_PASSWORD_REQUIRED: the invited user chooses a password, is confirmed and joins their organisations. */
 export const respondToAuthChallenge: Operation = async (op, body) => {
   const input = respondToAuthChallengeSchema.parse(body);
   requireClient(op, input.ClientId);
+  if (input.ChallengeName === SOFTWARE_TOKEN_MFA) return softwareTokenChallenge(op, input.Session, input.ChallengeResponses);
   if (input.ChallengeName !== NEW_PASSWORD_REQUIRED) throw errors.invalidParameter(`Unsupported challenge ${input.ChallengeName}.`);
   const userId = await readChallengeSession(op.app.key, op.tokens.issuer, input.Session, NEW_PASSWORD_REQUIRED, op.now);
   if (!userId) throw errors.badSession();

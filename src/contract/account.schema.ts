@@ -45,3 +45,6 @@ export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;
  */
 export const userLookupQuerySchema = z.object({ email: safeText.min(1).max(320) });
 export const userLookupResponseSchema = z.object({ found: z.boolean(), name: z.string().optional() });
+
+/** POST /reauthenticate body: the signed-in user's current password, before turning MFA off or changing the email. */
+export const reauthenticateRequestSchema = z.object({ password: z.string().min(1).max(256) }).strict();
