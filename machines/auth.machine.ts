@@ -1,15 +1,16 @@
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { CurrentUser } from '../src/contract/user.schema';
-import { LOGIN_MESSAGES, RESET_MESSAGES, loginErrorMessage, resetCodeErrorMessage, resetConfirmErrorMessage } from '../src/domain/messages';
+import { LOGIN_MESSAGES, MFA_MESSAGES, RESET_MESSAGES, loginErrorMessage, mfaCodeError, resetCodeErrorMessage, resetConfirmErrorMessage } from '../src/domain/messages';
 
 /**
  * Authentication (monitoring-client 2.2 and 4): loading, then authenticated or not; login in
- * progress, ok, failed or new-password-required; a failed token check un-authenticates; logout
+ * progress, ok, failed, new-password-required or waiting for the authenticator code (TOTP MFA);
+ * a failed token check un-authenticates; logout
  * resets everything. Every call to the identity service or gateway is a named actor supplied at
  * the app edge with .provide() (Amplify + gateway) and replaced in tests.
  */
 
-export type SignInResult = 'SIGNED_IN' | 'NEW_PASSWORD_REQUIRED';
+export type SignInResult = 'SIGNED_IN' | 'NEW_PASSWORD_REQUIRED' | 'TOTP_REQUIRED';
 export interface Credentials {
   email: string;
   password: string;
@@ -35,6 +36,7 @@ export interface AuthContext {
 export type AuthEvent =
   | { type: 'LOGIN'; email: string; password: string }
   | { type: 'SUBMIT_NEW_PASSWORD'; password: string; confirmation: string }
+  | { type: 'SUBMIT_TOTP'; code: string }
   | { type: 'FORGOT_PASSWORD' }
   | { type: 'REQUEST_CODE'; email: string }
   | { type: 'CONFIRM_RESET'; code: string; password: string; confirmation: string }
@@ -58,6 +60,8 @@ export const authMachine = setup({
     signIn: fromPromise<SignInResult, Credentials>(async () => 'SIGNED_IN'),
     /** Answers the NEW_PASSWORD_REQUIRED challenge of the sign-in in progress. */
     completeNewPassword: fromPromise<void, { password: string }>(async () => undefined),
+    /** Answers the SOFTWARE_TOKEN_MFA challenge of the sign-in in progress with the app's code. */
+    confirmTotp: fromPromise<void, { code: string }>(async () => undefined),
     /** GET /users/current-v2?email= ; rejects with code USER_NOT_FOUND before create-self. */
     loadCurrentUser: fromPromise<CurrentUser, { email: string }>(async () => {
       throw new Error('loadCurrentUser not provided');
@@ -72,6 +76,9 @@ export const authMachine = setup({
   guards: {
     hasSession: ({ event }) => (event as unknown as { output: boolean }).output === true,
     needsNewPassword: ({ event }) => (event as unknown as { output: SignInResult }).output === 'NEW_PASSWORD_REQUIRED',
+    needsTotp: ({ event }) => (event as unknown as { output: SignInResult }).output === 'TOTP_REQUIRED',
+    totpCodeMalformed: ({ event }) => event.type === 'SUBMIT_TOTP' && !/^\d{6}$/.test(event.code.replace(/\s/g, '')),
+    totpBackToLogin: ({ event }) => mfaCodeError((event as unknown as { error: unknown }).error).backToLogin,
     userNotFoundFirstTime: ({ context, event }) => errorCode((event as unknown as { error: unknown }).error) === 'USER_NOT_FOUND' && !context.createdSelf,
     credentialsMissing: ({ event }) => event.type === 'LOGIN' && (!event.email.trim() || !event.password),
     passwordsDiffer: ({ event }) =>
@@ -181,7 +188,7 @@ export const authMachine = setup({
             id: 'signIn',
             src: 'signIn',
             input: ({ event, context }) => ({ email: context.email, password: event.type === 'LOGIN' ? event.password : '' }),
-            onDone: [{ guard: 'needsNewPassword', target: 'newPassword' }, { target: '#auth.loadingUser' }],
+            onDone: [{ guard: 'needsNewPassword', target: 'newPassword' }, { guard: 'needsTotp', target: 'totpCode' }, { target: '#auth.loadingUser' }],
             onError: { target: 'login', actions: assign({ error: ({ event }) => loginErrorMessage(event.error) }) },
           },
         },
@@ -192,6 +199,28 @@ export const authMachine = setup({
               { target: 'settingPassword', actions: 'clearMessages' },
             ],
             SHOW_LOGIN: { target: 'login', actions: 'clearMessages' },
+          },
+        },
+        // the second step of a sign-in with TOTP MFA on: the authenticator app's current code
+        totpCode: {
+          on: {
+            SUBMIT_TOTP: [
+              { guard: 'totpCodeMalformed', actions: assign({ error: MFA_MESSAGES.codeFormat }) },
+              { target: 'confirmingTotp', actions: 'clearMessages' },
+            ],
+            SHOW_LOGIN: { target: 'login', actions: 'clearMessages' },
+          },
+        },
+        confirmingTotp: {
+          invoke: {
+            id: 'confirmTotp',
+            src: 'confirmTotp',
+            input: ({ event }) => ({ code: event.type === 'SUBMIT_TOTP' ? event.code.replace(/\s/g, '') : '' }),
+            onDone: { target: '#auth.loadingUser' },
+            onError: [
+              { guard: 'totpBackToLogin', target: 'login', actions: assign({ error: ({ event }) => mfaCodeError(event.error).message }) },
+              { target: 'totpCode', actions: assign({ error: ({ event }) => mfaCodeError(event.error).message }) },
+            ],
           },
         },
         settingPassword: {
@@ -263,11 +292,12 @@ export const authMachine = setup({
 });
 
 export type AuthSnapshot = SnapshotFrom<typeof authMachine>;
-export type AuthViewMode = 'LOGIN' | 'RESET' | 'NEW_PASSWORD' | 'LOADING';
+export type AuthViewMode = 'LOGIN' | 'RESET' | 'NEW_PASSWORD' | 'TOTP' | 'LOADING';
 
-/** The login view's mode (monitoring-client 2.2): LOGIN, RESET, NEW_PASSWORD or LOADING. */
+/** The login view's mode (monitoring-client 2.2): LOGIN, RESET, NEW_PASSWORD, TOTP (the authenticator code) or LOADING. */
 export function authViewMode(s: AuthSnapshot): AuthViewMode {
   if (s.matches({ unauthenticated: 'reset' })) return 'RESET';
+  if (s.matches({ unauthenticated: 'totpCode' })) return 'TOTP';
   if (s.matches({ unauthenticated: 'newPassword' })) return 'NEW_PASSWORD';
   if (s.matches({ unauthenticated: 'login' }) || s.matches({ unauthenticated: { accepting: 'form' } }) || s.matches('authenticated')) return 'LOGIN';
   return 'LOADING';

@@ -9,6 +9,7 @@ import { closeLive } from '../shared/live';
 /** The identity service (aws-amplify) and the gateway behind the auth machine's named actors. */
 
 const NEW_PASSWORD_STEP = 'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED';
+const TOTP_STEP = 'CONFIRM_SIGN_IN_WITH_TOTP_CODE';
 
 async function passwordSignIn({ email, password }: Credentials): Promise<SignInResult> {
   const attempt = () => signIn({ username: email, password, options: { authFlowType: AUTH_FLOW } });
@@ -23,6 +24,7 @@ async function passwordSignIn({ email, password }: Credentials): Promise<SignInR
   }
   if (result.isSignedIn) return 'SIGNED_IN';
   if (result.nextStep.signInStep === NEW_PASSWORD_STEP) return 'NEW_PASSWORD_REQUIRED';
+  if (result.nextStep.signInStep === TOTP_STEP) return 'TOTP_REQUIRED';
   throw Object.assign(new Error(`Unsupported sign-in step ${result.nextStep.signInStep}`), { name: 'UnsupportedSignInStep' });
 }
 
@@ -46,6 +48,10 @@ export const liveAuthMachine = authMachine.provide({
       await confirmSignIn({ challengeResponse: input.password });
       // The spec's flow: the new password is set, then the user signs in with it.
       await signOut();
+    }),
+    confirmTotp: fromPromise(async ({ input }: { input: { code: string } }) => {
+      const done = await confirmSignIn({ challengeResponse: input.code });
+      if (!done.isSignedIn) throw Object.assign(new Error(`Unsupported sign-in step ${done.nextStep.signInStep}`), { name: 'UnsupportedSignInStep' });
     }),
     loadCurrentUser: fromPromise(async ({ input }: { input: { email: string } }): Promise<CurrentUser> => {
       const email = await sessionEmail(input.email);

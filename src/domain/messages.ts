@@ -17,6 +17,14 @@ export const LOGIN_MESSAGES = {
   passwordRequired: 'Password is required.',
 } as const;
 
+/** The sign-in's second step: the code of the user's authenticator app (TOTP MFA). */
+export const MFA_MESSAGES = {
+  codeFormat: 'Enter the 6-digit code from your authenticator app.',
+  codeWrong: 'That code is not right. Enter the code your authenticator app shows now.',
+  sessionExpired: 'The sign-in took too long. Please log in again.',
+  tooManyAttempts: 'Too many attempts, please try again later',
+} as const;
+
 export const RESET_MESSAGES = {
   unknownUser: 'There are no accounts with that email address',
   emailNotVerified: 'Unable to change password, please verify your email first',
@@ -88,6 +96,17 @@ export function loginErrorMessage(err: unknown): string {
   if (e.name === 'NotAuthorizedException' || e.name === 'UserNotFoundException') return LOGIN_MESSAGES.badCredentials;
   if (isNetworkError(e)) return LOGIN_MESSAGES.network;
   return LOGIN_MESSAGES.other;
+}
+
+/** Where a refused authenticator code leaves the sign-in: still at the code (wrong, offline) or back at the login form. */
+export function mfaCodeError(err: unknown): { message: string; backToLogin: boolean } {
+  const e = asErrorLike(err);
+  if (e.name === 'CodeMismatchException') return { message: MFA_MESSAGES.codeWrong, backToLogin: false };
+  if (isNetworkError(e)) return { message: LOGIN_MESSAGES.network, backToLogin: false };
+  if (e.name === 'TooManyRequestsException' || e.name === 'LimitExceededException' || (e.name === 'NotAuthorizedException' && e.message === 'Password attempts exceeded'))
+    return { message: MFA_MESSAGES.tooManyAttempts, backToLogin: true };
+  if (e.name === 'NotAuthorizedException') return { message: MFA_MESSAGES.sessionExpired, backToLogin: true };
+  return { message: LOGIN_MESSAGES.other, backToLogin: true };
 }
 
 /** Requesting a reset code failed (organisation-and-routes 8, monitoring-client 8). */

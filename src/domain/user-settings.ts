@@ -18,6 +18,14 @@ export const USER_SETTINGS_MESSAGES = {
   left: (name: string) => `You have left organisation ${name}.`,
   leaveFailed: (name: string) => `Leaving ${name} failed. Please check your internet connection and try again.`,
   unverified: 'Your email address is not verified, so alert emails may not reach you. Verify it from the profile menu.',
+  mfaOn: 'Two-factor authentication is on. Signing in asks for a code from your authenticator app.',
+  mfaOff: 'Two-factor authentication is off. Turn it on so that a stolen password alone cannot open your account.',
+  mfaTurnedOn: 'Two-factor authentication is on.',
+  mfaTurnedOff: 'Two-factor authentication is off.',
+  mfaCodeWrong: 'That code is not right. Enter the code your authenticator app shows now.',
+  mfaCodeFormat: 'Enter the 6-digit code from your authenticator app.',
+  passwordWrong: 'Incorrect password.',
+  passwordRequired: 'Enter your current password.',
 } as const;
 
 /** Spec 9: the supported mobile countries, NZ first (the default). */

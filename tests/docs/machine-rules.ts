@@ -4,6 +4,7 @@ export const MACHINE_RULES: Record<string, string[]> = {
   'auth.machine.ts': [
     'Loading, then authenticated or not; a sign-in is in progress, succeeds, fails with its message, or requires a new password.',
     'Forgotten password: a code is sent, then the code and new password are confirmed.',
+    'With TOTP MFA on, a right password leads to the code step: six digits are sent; a wrong code stays there to try again, an expired sign-in or a lockout goes back to login with its message.',
     'A failed token check signs the user out; signing out resets everything.',
   ],
   'chart.machine.ts': [

@@ -4,7 +4,7 @@ import { LOGIN_MESSAGES, RESET_MESSAGES } from '../../src/domain/messages';
 
 /**
  * Authentication as the spec describes it (monitoring-client 2.2, 4, 5, 8; organisation-and-routes 8
- * for the reset code request), written by hand without looking at the machine's configuration.
+ * for the reset code request; the security issue's TOTP MFA: "the login view gains the code step"), written by hand without looking at the machine's configuration.
  * State names follow the machine's so that the two can be compared; every transition, guard and
  * message here comes from the spec. Events in capitals without a payload are how a call ends.
  */
@@ -33,6 +33,11 @@ const SPEC = {
   mustMatch: 'The two passwords must match',
   unknownAccount: 'There are no accounts with that email address',
   resetFailed: 'Change password failed. Please check your internet connection and try again.',
+  // the code step of a sign-in with TOTP MFA (the product's own words: the specs predate MFA)
+  totpFormat: 'Enter the 6-digit code from your authenticator app.',
+  totpWrong: 'That code is not right. Enter the code your authenticator app shows now.',
+  totpExpired: 'The sign-in took too long. Please log in again.',
+  totpTooMany: 'Too many attempts, please try again later',
 };
 
 const named = (name: string, message = name) => ({ name, message });
@@ -43,9 +48,15 @@ export const OUTCOMES = {
   SESSION_CHECK_FAILED: { src: 'checkSession', ok: false, value: named('NotAuthorizedException', 'Refresh Token has expired') },
   SIGNED_IN: { src: 'signIn', ok: true, value: 'SIGNED_IN' },
   NEW_PASSWORD_REQUIRED: { src: 'signIn', ok: true, value: 'NEW_PASSWORD_REQUIRED' },
+  TOTP_REQUIRED: { src: 'signIn', ok: true, value: 'TOTP_REQUIRED' },
   SIGN_IN_REFUSED: { src: 'signIn', ok: false, value: named('NotAuthorizedException', 'Incorrect username or password.') },
   SIGN_IN_OFFLINE: { src: 'signIn', ok: false, value: named('NetworkError', 'A network error has occurred.') },
   SIGN_IN_FAILED: { src: 'signIn', ok: false, value: named('InternalErrorException', 'boom') },
+  TOTP_ACCEPTED: { src: 'confirmTotp', ok: true, value: undefined },
+  TOTP_WRONG: { src: 'confirmTotp', ok: false, value: named('CodeMismatchException', 'Invalid code received for user') },
+  TOTP_OFFLINE: { src: 'confirmTotp', ok: false, value: named('NetworkError', 'A network error has occurred.') },
+  TOTP_EXPIRED: { src: 'confirmTotp', ok: false, value: named('NotAuthorizedException', 'Invalid session for the user, session is expired.') },
+  TOTP_LOCKED: { src: 'confirmTotp', ok: false, value: named('NotAuthorizedException', 'Password attempts exceeded') },
   PASSWORD_SET: { src: 'completeNewPassword', ok: true, value: undefined },
   PASSWORD_REJECTED: { src: 'completeNewPassword', ok: false, value: named('InvalidPasswordException', POLICY_REFUSAL) },
   USER_LOADED: { src: 'loadCurrentUser', ok: true, value: USER },
@@ -74,6 +85,7 @@ export type Outcome = keyof typeof OUTCOMES;
 export type AuthModelEvent =
   | { type: 'LOGIN'; email: string; password: string }
   | { type: 'SUBMIT_NEW_PASSWORD'; password: string; confirmation: string }
+  | { type: 'SUBMIT_TOTP'; code: string }
   | { type: 'FORGOT_PASSWORD' | 'SHOW_LOGIN' | 'SHOW_SIGNUP' | 'REFRESH_USER' | 'SESSION_EXPIRED' | 'LOGOUT' }
   | { type: 'REQUEST_CODE'; email: string }
   | { type: 'CONFIRM_RESET'; code: string; password: string; confirmation: string }
@@ -86,6 +98,9 @@ export const userEvents: AuthModelEvent[] = [
   { type: 'LOGIN', email: 'owner@demo.test', password: '' },
   { type: 'SUBMIT_NEW_PASSWORD', password: GOOD_PASSWORD, confirmation: GOOD_PASSWORD },
   { type: 'SUBMIT_NEW_PASSWORD', password: GOOD_PASSWORD, confirmation: 'something else' },
+  // the app's code, as people type it (with a space in the middle), and one digit short
+  { type: 'SUBMIT_TOTP', code: '123 456' },
+  { type: 'SUBMIT_TOTP', code: '12345' },
   { type: 'FORGOT_PASSWORD' },
   { type: 'SHOW_LOGIN' },
   { type: 'SHOW_SIGNUP' },
@@ -122,6 +137,8 @@ export const authModel = setup({
     // the confirmation must equal the new password; the reset code is numeric
     mismatch: ({ event }) => 'confirmation' in event && event.password !== event.confirmation,
     codeNotNumeric: ({ event }) => event.type === 'CONFIRM_RESET' && !/^\d+$/.test(event.code.trim()),
+    // an authenticator code is six digits (spaces ignored)
+    totpNotSixDigits: ({ event }) => event.type === 'SUBMIT_TOTP' && event.code.replace(/ /g, '').length !== 6,
     profileAlreadyCreated: ({ context }) => context.createdSelf,
   },
   actions: {
@@ -197,6 +214,8 @@ export const authModel = setup({
           on: {
             SIGNED_IN: '#authModel.loadingUser',
             NEW_PASSWORD_REQUIRED: 'newPassword',
+            // MFA on: the password was right, the authenticator code comes next
+            TOTP_REQUIRED: 'totpCode',
             SIGN_IN_REFUSED: { target: 'login', actions: { type: 'say', params: { error: SPEC.badCredentials } } },
             SIGN_IN_OFFLINE: { target: 'login', actions: { type: 'say', params: { error: SPEC.network } } },
             SIGN_IN_FAILED: { target: 'login', actions: { type: 'say', params: { error: SPEC.other } } },
@@ -206,6 +225,23 @@ export const authModel = setup({
           on: {
             SUBMIT_NEW_PASSWORD: [{ guard: 'mismatch', actions: { type: 'say', params: { error: SPEC.mustMatch } } }, { target: 'settingPassword', actions: 'quiet' }],
             SHOW_LOGIN: { target: 'login', actions: 'quiet' },
+          },
+        },
+        totpCode: {
+          on: {
+            SUBMIT_TOTP: [{ guard: 'totpNotSixDigits', actions: { type: 'say', params: { error: SPEC.totpFormat } } }, { target: 'confirmingTotp', actions: 'quiet' }],
+            SHOW_LOGIN: { target: 'login', actions: 'quiet' },
+          },
+        },
+        confirmingTotp: {
+          on: {
+            TOTP_ACCEPTED: '#authModel.loadingUser',
+            // a wrong code (or no network) leaves the user at the code to try again
+            TOTP_WRONG: { target: 'totpCode', actions: { type: 'say', params: { error: SPEC.totpWrong } } },
+            TOTP_OFFLINE: { target: 'totpCode', actions: { type: 'say', params: { error: SPEC.network } } },
+            // the sign-in is over: too slow (the session lasts 3 minutes) or locked out by wrong codes
+            TOTP_EXPIRED: { target: 'login', actions: { type: 'say', params: { error: SPEC.totpExpired } } },
+            TOTP_LOCKED: { target: 'login', actions: { type: 'say', params: { error: SPEC.totpTooMany } } },
           },
         },
         settingPassword: {
@@ -275,8 +311,9 @@ export const authModel = setup({
 export type AuthModelSnapshot = SnapshotFrom<typeof authModel>;
 
 /** The login view's mode the spec names (2.2) for a model state. */
-export function expectedMode(s: AnyMachineSnapshot): 'LOGIN' | 'RESET' | 'NEW_PASSWORD' | 'LOADING' {
+export function expectedMode(s: AnyMachineSnapshot): 'LOGIN' | 'RESET' | 'NEW_PASSWORD' | 'TOTP' | 'LOADING' {
   if (s.matches({ unauthenticated: 'reset' })) return 'RESET';
+  if (s.matches({ unauthenticated: 'totpCode' })) return 'TOTP';
   if (s.matches({ unauthenticated: 'newPassword' })) return 'NEW_PASSWORD';
   if (s.matches({ unauthenticated: 'login' }) || s.matches({ unauthenticated: { accepting: 'form' } }) || s.matches('authenticated')) return 'LOGIN';
   return 'LOADING';

@@ -16,10 +16,11 @@ import { controlledActors, coveringPaths, flush, machineCoverage, modelUncovered
 import { OUTCOMES, authModel, authModelEvents, expectedMode, userCanCause, type AuthModelEvent, type AuthModelSnapshot, type Outcome } from './auth-model';
 
 // Monitoring-client 2.2 (login modes LOGIN, RESET, NEW_PASSWORD, LOADING), 4 (authentication states),
-// 5 (login and reset rules) and 8 (login and reset messages); organisation-and-routes 8 (reset code request).
+// 5 (login and reset rules) and 8 (login and reset messages); organisation-and-routes 8 (reset code request);
+// the security issue's TOTP MFA (the code step of the login view).
 // The model (auth-model.ts) is written from the spec; its paths drive the real pages around the real machine.
 
-const ACTORS = ['checkSession', 'signIn', 'completeNewPassword', 'loadCurrentUser', 'createSelf', 'signOut', 'requestReset', 'confirmReset', 'acceptInvite'];
+const ACTORS = ['checkSession', 'signIn', 'confirmTotp', 'completeNewPassword', 'loadCurrentUser', 'createSelf', 'signOut', 'requestReset', 'confirmReset', 'acceptInvite'];
 
 /** The real signed-out pages around a real auth actor whose calls the test settles. */
 function mountLoginView(inspect?: ReturnType<typeof machineCoverage>['inspect']) {
@@ -65,6 +66,9 @@ async function perform(view: View, event: AuthModelEvent) {
       type('New password', event.password);
       type('Confirm new password', event.confirmation);
       return press('Set new password');
+    case 'SUBMIT_TOTP':
+      type('Authentication code', event.code);
+      return press('Verify');
     case 'FORGOT_PASSWORD':
       if (path(view) === '/login' && screen.queryByRole('link', { name: 'Forgot password' })) {
         fireEvent.click(screen.getByRole('link', { name: 'Forgot password' }));
@@ -72,7 +76,7 @@ async function perform(view: View, event: AuthModelEvent) {
       }
       return go(view, '/forgot-password');
     case 'SHOW_LOGIN':
-      if (s.matches({ unauthenticated: 'newPassword' })) return press('Back to login');
+      if (s.matches({ unauthenticated: 'newPassword' }) || s.matches({ unauthenticated: 'totpCode' })) return press('Back to login');
       if (path(view) === '/forgot-password') {
         fireEvent.click(screen.getByRole('link', { name: /Back to login/ }));
         return settle();
@@ -115,6 +119,7 @@ async function perform(view: View, event: AuthModelEvent) {
 function expectedCall(m: AuthModelSnapshot): [string, unknown] | null {
   const { email } = m.context;
   if (m.matches({ unauthenticated: 'signingIn' })) return ['signIn', { email, password: 'Demo-pass-2026!' }];
+  if (m.matches({ unauthenticated: 'confirmingTotp' })) return ['confirmTotp', { code: '123456' }];
   if (m.matches({ unauthenticated: 'settingPassword' })) return ['completeNewPassword', { password: 'N3w-pass!word' }];
   if (m.matches({ unauthenticated: { reset: 'sendingCode' } })) return ['requestReset', { email }];
   if (m.matches({ unauthenticated: { reset: 'confirming' } })) return ['confirmReset', { email, code: '123456', password: 'N3w-pass!word' }];
@@ -136,7 +141,10 @@ function expectView(view: View, expected: AuthModelSnapshot) {
   if (call) expect(view.ctl.peek(call[0])?.input, `${call[0]} input`).toEqual(call[1]);
   const where = path(view);
   if (where === '/login') {
-    if (mode === 'NEW_PASSWORD' || expected.matches({ unauthenticated: 'settingPassword' })) {
+    if (mode === 'TOTP' || expected.matches({ unauthenticated: 'confirmingTotp' })) {
+      expect(screen.getByRole('heading', { name: 'Enter your authentication code' })).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Verify' }).hasAttribute('data-loading')).toBe(mode === 'LOADING');
+    } else if (mode === 'NEW_PASSWORD' || expected.matches({ unauthenticated: 'settingPassword' })) {
       expect(screen.getByRole('heading', { name: 'Choose a new password' })).toBeTruthy();
       expect(screen.getByRole('button', { name: 'Set new password' }).hasAttribute('data-loading')).toBe(mode === 'LOADING');
     } else {

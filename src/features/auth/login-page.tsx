@@ -5,9 +5,10 @@ import { authViewMode } from '../../../machines/auth.machine';
 import type { AuthRef } from './auth-ref';
 import { LoginForm } from './login-form';
 import { NewPasswordForm } from './new-password-form';
+import { TotpCodeForm } from './totp-code-form';
 
 /**
- * /login (monitoring-client 2.2): the LOGIN, NEW_PASSWORD and LOADING modes of the auth machine.
+ * /login (monitoring-client 2.2): the LOGIN, NEW_PASSWORD, TOTP and LOADING modes of the auth machine.
  * With ?email=&code= in the address (an invitation link) it logs in at once.
  */
 export function LoginPage({ auth }: { auth: AuthRef }) {
@@ -38,6 +39,16 @@ export function LoginPage({ auth }: { auth: AuthRef }) {
         busy={mode === 'LOADING'}
         error={snapshot.context.error}
         onSubmit={(password, confirmation) => auth.send({ type: 'SUBMIT_NEW_PASSWORD', password, confirmation })}
+        onCancel={() => auth.send({ type: 'SHOW_LOGIN' })}
+      />
+    );
+  }
+  if (mode === 'TOTP' || snapshot.matches({ unauthenticated: 'confirmingTotp' })) {
+    return (
+      <TotpCodeForm
+        busy={mode === 'LOADING'}
+        error={snapshot.context.error}
+        onSubmit={(code) => auth.send({ type: 'SUBMIT_TOTP', code })}
         onCancel={() => auth.send({ type: 'SHOW_LOGIN' })}
       />
     );

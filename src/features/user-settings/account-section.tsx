@@ -11,10 +11,11 @@ import { checkAccount, MOBILE_COUNTRIES, splitMobile, USER_SETTINGS_MESSAGES } f
 import { ApiError, api } from '../../shared/api';
 import { useSession } from '../../shared/session';
 import type { UserSettingsProps } from './user-settings-page';
+import { TwoFactorSettings } from './two-factor-settings';
 
 const notice = (color: 'teal' | 'red' | 'blue', message: string) => notifications.show({ color, message, autoClose: 4000 });
 
-/** Account (organisation-and-routes 2.2, 5, 8): name and mobile; a new email goes through verification. */
+/** Account (organisation-and-routes 2.2, 5, 8): name and mobile; a new email goes through verification; two-factor authentication. */
 export function AccountSection({ onUserChanged }: UserSettingsProps) {
   const { user } = useSession();
   const initial = splitMobile(user.mobile);
@@ -86,6 +87,7 @@ export function AccountSection({ onUserChanged }: UserSettingsProps) {
         </Stack>
       </form>
       <EmailChange email={user.email} pending={user.pendingEmail} onUserChanged={onUserChanged} />
+      <TwoFactorSettings email={user.email} />
     </Stack>
   );
 }
