@@ -49,6 +49,20 @@ describe('the fleet in the data worker (issue 32)', () => {
     expect(f.rows(50, 51).rows[0]!.sensor.latestData?.battery).toBe(5);
   });
 
+  it('tells the map which sensors a live batch touched and whether a mapped status changed (monitoring-client 4: alert shows as ALERT)', () => {
+    const f = new Fleet();
+    f.load(body([row('Alpha', 'AA000001'), row('Beta', 'AA000002')]));
+    expect(f.points().map((p) => [p.serial, p.status])).toEqual([
+      ['AA000001', 'OK'],
+      ['AA000002', 'OK'],
+    ]);
+    const quiet = f.applyLive([{ sensorId: 'id-AA000002', latestData: { battery: 70 } }], 0, 0);
+    expect(quiet).toMatchObject({ serials: ['AA000002'], statusChanged: false, rows: [] });
+    const alarm = f.applyLive([{ sensorId: 'id-AA000001', latestData: { alertAsserted: true } }], 0, 0);
+    expect(alarm).toMatchObject({ serials: ['AA000001'], statusChanged: true });
+    expect(f.points().find((p) => p.serial === 'AA000001')?.status).toBe('ALERT');
+  });
+
   it('builds the organisation CSV of the whole fleet', () => {
     const f = new Fleet();
     f.load(body([row('Alpha', 'AA000001')]));

@@ -28,6 +28,12 @@ export interface FleetRows {
   rows: FleetRow[];
 }
 
+/** What a batch of live uplinks changed: the held rows, every sensor touched, and whether a mapped sensor's status changed. */
+export interface FleetLiveRows extends FleetRows {
+  serials: string[];
+  statusChanged: boolean;
+}
+
 export interface FleetLiveUpdate {
   sensorId: string;
   latestData: Partial<LatestData>;
@@ -140,17 +146,22 @@ export class Fleet {
    * changed rows the main thread holds (shown positions within [start, end)), so it redraws those
    * rows and no other.
    */
-  applyLive(updates: readonly FleetLiveUpdate[], start: number, end: number): FleetRows {
+  applyLive(updates: readonly FleetLiveUpdate[], start: number, end: number): FleetLiveRows {
     const changed = new Map<number, FleetRow>();
+    const serials = new Set<string>();
+    let statusChanged = false;
     for (const u of updates) {
       const p = this.byId.get(u.sensorId);
       if (p === undefined) continue;
-      const next = withLatest(this.all[p]!, u.latestData);
+      const before = this.all[p]!;
+      const next = withLatest(before, u.latestData);
       this.all[p] = next;
+      serials.add(next.serial);
+      if (!statusChanged && isMappable(next.latitude, next.longitude) && displayStatus(next) !== displayStatus(before)) statusChanged = true;
       const i = this.shownAt[p]!;
       if (i >= start && i < end) changed.set(i, { index: i, sensor: next });
     }
-    return { version: this.version, count: this.count(), rows: [...changed.values()] };
+    return { version: this.version, count: this.count(), rows: [...changed.values()], serials: [...serials], statusChanged };
   }
 
   /** A sensor saved in setup: its summary from the full record (a rename may move it, so the list is re-sorted). */
@@ -194,7 +205,7 @@ export interface FleetApi {
   fleetSearch(query: string): Promise<{ count: number; version: number }>;
   fleetRows(start: number, end: number): Promise<FleetRows>;
   fleetFind(serial: string): Promise<FleetRow | undefined>;
-  fleetLive(updates: FleetLiveUpdate[], start: number, end: number): Promise<FleetRows>;
+  fleetLive(updates: FleetLiveUpdate[], start: number, end: number): Promise<FleetLiveRows>;
   fleetSettings(saved: Sensor): Promise<{ count: number; version: number }>;
   fleetCsv(): Promise<string>;
   fleetPoints(): Promise<FleetPoint[]>;

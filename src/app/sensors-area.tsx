@@ -15,7 +15,7 @@ import { AddSensorModal } from '../features/sensors/add-sensor-modal';
 import { SensorDetailFrame, type DetailTab } from '../features/sensors/sensor-detail-frame';
 import { SensorsPage } from '../features/sensors/sensors-page';
 import { NoOrganisation, NoSensors, SENSORS_LOAD_FAILED, SensorsLoadFailed } from '../features/sensors/sensors-empty';
-import { useFleet, type FleetHandle } from '../features/sensors/use-fleet';
+import { useFleet, type FleetHandle } from '../shared/use-fleet';
 import { useSensorRecord } from '../features/sensors/use-sensor-record';
 import { LoadFailedPanel } from '../shared/load-failed';
 

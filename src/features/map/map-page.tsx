@@ -1,14 +1,14 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Box, Paper, SegmentedControl, Text, VisuallyHidden } from '@mantine/core';
 import { IconZoomIn } from '@tabler/icons-react';
 import type { Organisation } from '../../contract/organisation.schema';
-import type { Sensor } from '../../contract/sensor.schema';
-import { isMappable, needsZoomIn } from '../../domain/map-view';
-import { displayStatus } from '../../domain/sensor-status';
+import { needsZoomIn } from '../../domain/map-view';
+import type { SensorSummary } from '../../domain/sensor-summary';
 import type { TimeDisplay } from '../../domain/time-format';
 import { FleetMap } from '../../shared/lazy-maps';
 import type { MapPoint } from '../../shared/sensor-layers';
 import type { ClientConfig } from '../../shared/session';
+import type { FleetHandle } from '../../shared/use-fleet';
 import { MapSensorList } from './map-sensor-list';
 import { SensorCard } from './sensor-card';
 
@@ -19,10 +19,16 @@ const MAP_TYPES: { value: MapType; label: string }[] = [
   { value: 'satellite', label: 'Satellite' },
   { value: 'terrain', label: 'Terrain' },
 ];
+const NO_POINTS: MapPoint[] = [];
 export const ZOOM_IN_BANNER = 'Zoom in to project level to see each sensor on its own.';
 
 interface MapPageProps {
-  sensors: Sensor[];
+  /** The organisation's sensors, held by the data worker (the list beside the map reads its rows). */
+  fleet: FleetHandle;
+  /** Every sensor with a position (undefined while they are read). */
+  points: MapPoint[] | undefined;
+  /** The selected sensor's summary, when found. */
+  selected?: SensorSummary;
   org: Pick<Organisation, 'measurementUnit' | 'locale'>;
   styles: ClientConfig['map']['styles'];
   timeDisplay: TimeDisplay;
@@ -43,18 +49,13 @@ function useNow(everyMs: number) {
 }
 
 /** /org/:orgSlug/map/:serial? (monitoring-client 2.8): the sensors on a map and in a list, one selection for both. */
-export function MapPage({ sensors, org, styles, timeDisplay, mobile, selectedSerial, onSelect, dashboardHref }: MapPageProps) {
+export function MapPage({ fleet, points: read, selected, org, styles, timeDisplay, mobile, selectedSerial, onSelect, dashboardHref }: MapPageProps) {
   const [type, setType] = useState<MapType>('roadmap');
   const [zoom, setZoom] = useState(14);
   const [bannerClosed, setBannerClosed] = useState(false);
   const [cardOpen, setCardOpen] = useState(true);
   const now = useNow(30_000);
-  // only status and position matter to the map: live uplinks re-cluster, nothing else does
-  const points = useMemo<MapPoint[]>(
-    () => sensors.filter((s) => isMappable(s.latitude, s.longitude)).map((s) => ({ serial: s.serial, latitude: s.latitude!, longitude: s.longitude!, status: displayStatus(s) })),
-    [sensors],
-  );
-  const selected = selectedSerial ? sensors.find((s) => s.serial === selectedSerial) : undefined;
+  const points = read ?? NO_POINTS;
   useEffect(() => setCardOpen(true), [selectedSerial]);
   const select = (serial: string) => {
     setCardOpen(true);
@@ -100,7 +101,7 @@ export function MapPage({ sensors, org, styles, timeDisplay, mobile, selectedSer
       )}
     </Box>
   );
-  const list = <MapSensorList sensors={sensors} selectedSerial={selectedSerial} onSelect={select} />;
+  const list = <MapSensorList fleet={fleet} selectedSerial={selectedSerial} onSelect={select} />;
 
   // the page's h1, for screen readers: the map and its list say the rest
   const heading = <VisuallyHidden component="h1">Sensor map</VisuallyHidden>;

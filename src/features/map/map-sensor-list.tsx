@@ -1,15 +1,15 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Box, ColorSwatch, Group, ScrollArea, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import type { Sensor } from '../../contract/sensor.schema';
 import { isMappable } from '../../domain/map-view';
-import { createSensorSearch, SEARCH_DEBOUNCE_MS } from '../../domain/sensor-search';
+import { SEARCH_DEBOUNCE_MS } from '../../domain/sensor-search';
 import { displayStatus, STATUS_COLOUR, STATUS_LABEL } from '../../domain/sensor-status';
+import type { FleetHandle } from '../../shared/use-fleet';
+import { useFleetWindow } from '../../shared/use-fleet-window';
 
 interface MapSensorListProps {
-  sensors: Sensor[];
+  fleet: FleetHandle;
   selectedSerial?: string;
   onSelect(serial: string): void;
 }
@@ -18,19 +18,13 @@ const ROW = 52;
 
 /**
  * The sensors beside the map (issue 16): the same selection as a click on the map, reachable by
- * keyboard and screen reader. Virtualised, so ten thousand sensors cost a screenful of rows.
+ * keyboard and screen reader. Virtualised over the fleet in the data worker, which answers the
+ * search, so a hundred thousand sensors cost a screenful of rows.
  */
-export function MapSensorList({ sensors, selectedSerial, onSelect }: MapSensorListProps) {
+export function MapSensorList({ fleet, selectedSerial, onSelect }: MapSensorListProps) {
   const [query, setQuery] = useState('');
   const [debounced] = useDebouncedValue(query, SEARCH_DEBOUNCE_MS);
-  const search = useMemo(() => createSensorSearch(sensors), [sensors]);
-  const shown = useMemo(() => search(debounced), [search, debounced]);
-  const viewport = useRef<HTMLDivElement>(null);
-  const rows = useVirtualizer({ count: shown.length, getScrollElement: () => viewport.current, estimateSize: () => ROW, overscan: 8 });
-  const selectedAt = shown.findIndex((s) => s.serial === selectedSerial);
-  useEffect(() => {
-    if (selectedAt >= 0) rows.scrollToIndex(selectedAt, { align: 'auto' });
-  }, [selectedAt, rows]);
+  const { viewport, virtual: rows, count, ready, rowAt } = useFleetWindow(fleet, debounced, { rowHeight: ROW, overscan: 8, selectedSerial });
 
   return (
     <Box h="100%" style={{ display: 'flex', flexDirection: 'column' }}>
@@ -40,12 +34,13 @@ export function MapSensorList({ sensors, selectedSerial, onSelect }: MapSensorLi
       <ScrollArea viewportRef={viewport} style={{ flex: 1 }} type="auto">
         <Box role="list" aria-label="Sensors on the map" pos="relative" h={rows.getTotalSize()}>
           {rows.getVirtualItems().map((v) => {
-            const s = shown[v.index];
+            const s = rowAt(v.index);
+            if (!s) return <Box key={`row-${v.index}`} role="listitem" aria-busy="true" pos="absolute" top={0} left={0} w="100%" h={ROW} style={{ transform: `translateY(${v.start}px)` }} />;
             const status = displayStatus(s);
             const active = s.serial === selectedSerial;
             return (
               <UnstyledButton
-                key={s.id}
+                key={s.id || `row-${v.index}`}
                 role="listitem"
                 aria-current={active ? 'true' : undefined}
                 data-serial={s.serial}
@@ -75,7 +70,7 @@ export function MapSensorList({ sensors, selectedSerial, onSelect }: MapSensorLi
             );
           })}
         </Box>
-        {shown.length === 0 && (
+        {ready && count === 0 && (
           <Text c="dimmed" size="sm" ta="center" py="xl">
             No sensors match “{debounced.trim()}”.
           </Text>

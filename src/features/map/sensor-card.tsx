@@ -2,14 +2,14 @@ import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { Anchor, CloseButton, ColorSwatch, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconChartLine } from '@tabler/icons-react';
-import type { Sensor } from '../../contract/sensor.schema';
 import { MAP_CARD_TIMEOUT_MS } from '../../domain/map-view';
 import { latestLevelText, type MeasurementUnit } from '../../domain/sensor-format';
 import { displayStatus, STATUS_COLOUR, STATUS_LABEL } from '../../domain/sensor-status';
+import type { SensorSummary } from '../../domain/sensor-summary';
 import { formatTime, timeAgo, type TimeDisplay } from '../../domain/time-format';
 
 interface SensorCardProps {
-  sensor: Sensor;
+  sensor: SensorSummary;
   unit: MeasurementUnit;
   timeDisplay: TimeDisplay;
   timeZone: string;

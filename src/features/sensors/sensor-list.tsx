@@ -1,15 +1,15 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Box, CloseButton, Group, ScrollArea, Stack, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import type { MeasurementUnit } from '../../domain/sensor-format';
 import { latestLevelText } from '../../domain/sensor-format';
 import { SEARCH_DEBOUNCE_MS } from '../../domain/sensor-search';
 import { displayStatus } from '../../domain/sensor-status';
 import { NOT_AVAILABLE, type SensorSummary } from '../../domain/sensor-summary';
-import type { FleetHandle } from './use-fleet';
+import type { FleetHandle } from '../../shared/use-fleet';
+import { useFleetWindow } from '../../shared/use-fleet-window';
 import { SensorStatusIcon } from './sensor-status-icon';
 import classes from './sensors.module.css';
 
@@ -81,11 +81,6 @@ const SensorRow = memo(function SensorRow({ sensor: s, index, count, top, active
   );
 });
 
-interface Held {
-  version: number;
-  rows: Map<number, SensorSummary>;
-}
-
 /**
  * The searchable list (monitoring-client 2.4): name, serial, latest measurement and status icon
  * of each sensor, sorted by name. Virtualised: only the rows on screen are in the page, fetched
@@ -94,65 +89,7 @@ interface Held {
 export function SensorList({ fleet, selectedSerial, sensorsUrl, unit }: SensorListProps) {
   const [query, setQuery] = useState('');
   const [debounced] = useDebouncedValue(query, SEARCH_DEBOUNCE_MS);
-  const ready = fleet.state.status === 'ready' ? fleet.state : undefined;
-  const count = ready?.count ?? 0;
-  const version = ready?.version ?? 0;
-  const viewport = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count, getScrollElement: () => viewport.current, estimateSize: () => ROW_HEIGHT, overscan: OVERSCAN });
-  const items = virtual.getVirtualItems();
-  const start = items[0]?.index ?? 0;
-  const end = (items[items.length - 1]?.index ?? -1) + 1;
-  const [held, setHeld] = useState<Held>({ version: -1, rows: new Map() });
-  const { search, rows, setWindow, onLiveRows, find } = fleet;
-
-  useEffect(() => search(debounced), [search, debounced]);
-  // a new search starts at the top
-  useEffect(() => virtual.scrollToOffset(0), [debounced, virtual]);
-
-  // the rows on screen, from the worker: asked again when the list changes or a row is missing
-  const missing = held.version !== version || items.some((v) => !held.rows.has(v.index));
-  useEffect(() => {
-    setWindow(start, end);
-    if (!missing) return;
-    let stale = false;
-    void rows(start, end).then((r) => {
-      if (stale) return;
-      setHeld((prev) => {
-        const next = new Map(prev.version === r.version ? prev.rows : []);
-        for (const row of r.rows) next.set(row.index, row.sensor);
-        // only what is near the screen is kept
-        for (const k of next.keys()) if (k < start - 4 * OVERSCAN || k >= end + 4 * OVERSCAN) next.delete(k);
-        return { version: r.version, rows: next };
-      });
-    });
-    return () => {
-      stale = true;
-    };
-  }, [start, end, missing, rows, setWindow, version]);
-
-  // live uplinks: the worker answers the rows held that changed; those rows alone re-render
-  useEffect(
-    () =>
-      onLiveRows((r) =>
-        setHeld((prev) => {
-          if (prev.version !== r.version) return prev;
-          const next = new Map(prev.rows);
-          for (const row of r.rows) if (next.has(row.index)) next.set(row.index, row.sensor);
-          return { version: prev.version, rows: next };
-        }),
-      ),
-    [onLiveRows],
-  );
-
-  // a sensor opened by link (or the bare route) may sit far down the list
-  const scrolledTo = useRef<string | undefined>(undefined);
-  useEffect(() => {
-    if (!selectedSerial || !ready || scrolledTo.current === selectedSerial) return;
-    scrolledTo.current = selectedSerial;
-    void find(selectedSerial).then((f) => {
-      if (f && f.index >= 0) virtual.scrollToIndex(f.index, { align: 'auto' });
-    });
-  }, [selectedSerial, ready, find, virtual]);
+  const { viewport, virtual, items, count, ready, rowAt } = useFleetWindow(fleet, debounced, { rowHeight: ROW_HEIGHT, overscan: OVERSCAN, selectedSerial });
 
   return (
     <Stack gap={0} h="100%">
@@ -169,7 +106,7 @@ export function SensorList({ fleet, selectedSerial, sensorsUrl, unit }: SensorLi
       <ScrollArea viewportRef={viewport} style={{ flex: 1 }} type="auto">
         <Box role="list" aria-label="Sensors" pos="relative" mx="xs" h={virtual.getTotalSize()}>
           {items.map((v) => {
-            const s = held.version === version ? held.rows.get(v.index) : undefined;
+            const s = rowAt(v.index);
             return (
               <SensorRow
                 key={s ? s.id || `row-${v.index}` : `row-${v.index}`}

@@ -8,7 +8,7 @@ import { sensorsCsvName } from '../../domain/sensor-csv';
 import { useIsMobile } from '../../shared/layout';
 import { AddSensorModal } from './add-sensor-modal';
 import { SensorList } from './sensor-list';
-import type { FleetHandle } from './use-fleet';
+import type { FleetHandle } from '../../shared/use-fleet';
 
 
 interface SensorsPageProps {

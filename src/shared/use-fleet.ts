@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { Sensor } from '../../contract/sensor.schema';
-import type { SensorSummary } from '../../domain/sensor-summary';
-import { messageForError } from '../../domain/messages';
-import { gatewayEndpoint } from '../../shared/api';
-import { reportClientError } from '../../shared/client-errors';
-import { dataWorker, workerToken } from '../../shared/data-worker';
-import { subscribeOrg } from '../../shared/live';
-import type { FleetLiveUpdate, FleetRows } from '../../../workers/fleet';
+import type { Sensor } from '../contract/sensor.schema';
+import type { SensorSummary } from '../domain/sensor-summary';
+import { messageForError } from '../domain/messages';
+import { gatewayEndpoint } from './api';
+import { reportClientError } from './client-errors';
+import { dataWorker, workerToken } from './data-worker';
+import { subscribeOrg } from './live';
+import type { FleetLiveRows, FleetLiveUpdate, FleetPoint, FleetRows } from '../../workers/fleet';
 
 /** The highlight pane's refresh (monitoring-client 4): latest data is re-read this often. */
 export const SENSORS_REFRESH_MS = 60_000;
@@ -16,7 +16,7 @@ export const LIVE_BATCH_MS = 250;
 export type FleetState =
   | { status: 'loading' }
   | { status: 'error'; message: string }
-  | { status: 'ready'; total: number; count: number; version: number; first?: SensorSummary };
+  | { status: 'ready'; total: number; count: number; version: number; first?: SensorSummary; /** Counts the list's loads (the first and each refresh). */ loads: number };
 
 export interface FleetHandle {
   state: FleetState;
@@ -26,8 +26,10 @@ export interface FleetHandle {
   find(serial: string): Promise<{ index: number; sensor: SensorSummary } | undefined>;
   /** The rows the list holds: live updates answer the changed ones among them. */
   setWindow(start: number, end: number): void;
-  /** Called with the held rows a batch of live uplinks changed. */
-  onLiveRows(listener: (rows: FleetRows) => void): () => void;
+  /** Called after each batch of live uplinks with what it changed (the held rows among them). */
+  onLiveRows(listener: (rows: FleetLiveRows) => void): () => void;
+  /** Every sensor with a position, with its status, for the map. */
+  points(): Promise<FleetPoint[]>;
   /** A setup save (here or, by the live feed, elsewhere) reaches the list. */
   settings(saved: Sensor): void;
   csv(): Promise<string>;
@@ -38,6 +40,7 @@ export interface FleetHandle {
 const rows = (start: number, end: number) => dataWorker().fleetRows(start, end);
 const find = (serial: string) => dataWorker().fleetFind(serial);
 const csv = () => dataWorker().fleetCsv();
+const points = () => dataWorker().fleetPoints();
 
 const apiBase = () => new URL(gatewayEndpoint(), window.location.href).href.replace(/\/$/, '');
 
@@ -49,14 +52,15 @@ const apiBase = () => new URL(gatewayEndpoint(), window.location.href).href.repl
 export function useFleet(orgId: string): FleetHandle {
   const [state, setState] = useState<FleetState>({ status: 'loading' });
   const windowRef = useRef<[number, number]>([0, 0]);
-  const listeners = useRef(new Set<(rows: FleetRows) => void>());
+  const listeners = useRef(new Set<(rows: FleetLiveRows) => void>());
+  const loads = useRef(0);
   const load = useCallback(
     async (quiet: boolean) => {
       try {
         const w = dataWorker();
         const loaded = await w.fleetLoad({ apiBase: apiBase(), token: await workerToken(), orgId });
         const first = loaded.total > 0 ? (await w.fleetRows(0, 1)).rows[0]?.sensor : undefined;
-        setState({ status: 'ready', total: loaded.total, count: loaded.count, version: loaded.version, first });
+        setState({ status: 'ready', total: loaded.total, count: loaded.count, version: loaded.version, first, loads: ++loads.current });
         if (loaded.invalid.length > 0 && !quiet) {
           const shown = loaded.invalid.slice(0, 5).map((x) => `${x.serial} (${x.fields.join(', ')})`);
           void reportClientError('error', new Error(`Sensor records with invalid values: ${shown.join('; ')}${loaded.invalid.length > 5 ? ` and ${loaded.invalid.length - 5} more` : ''}`));
@@ -93,9 +97,7 @@ export function useFleet(orgId: string): FleetHandle {
       const [start, end] = windowRef.current;
       void dataWorker()
         .fleetLive(batch, start, end)
-        .then((r) => {
-          if (r.rows.length > 0) listeners.current.forEach((l) => l(r));
-        });
+        .then((r) => listeners.current.forEach((l) => l(r)));
     };
     return subscribeOrg(orgId, {
       onSensor: (m) => {
@@ -109,7 +111,7 @@ export function useFleet(orgId: string): FleetHandle {
   const setWindow = useCallback((start: number, end: number) => {
     windowRef.current = [start, end];
   }, []);
-  const onLiveRows = useCallback((l: (rows: FleetRows) => void) => {
+  const onLiveRows = useCallback((l: (rows: FleetLiveRows) => void) => {
     listeners.current.add(l);
     return () => void listeners.current.delete(l);
   }, []);
@@ -120,5 +122,5 @@ export function useFleet(orgId: string): FleetHandle {
       .then((r) => setState((prev) => (prev.status === 'ready' ? { ...prev, ...r } : prev)));
   }, []);
 
-  return useMemo<FleetHandle>(() => ({ state, search, rows, find, setWindow, onLiveRows, settings, csv, reload: () => load(false) }), [state, search, settings, load, setWindow, onLiveRows]);
+  return useMemo<FleetHandle>(() => ({ state, search, rows, find, setWindow, onLiveRows, settings, csv, points, reload: () => load(false) }), [state, search, settings, load, setWindow, onLiveRows]);
 }

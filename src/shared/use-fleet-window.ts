@@ -1,0 +1,87 @@
+import { useEffect, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { SensorSummary } from '../domain/sensor-summary';
+import type { FleetHandle } from './use-fleet';
+
+interface Held {
+  version: number;
+  rows: Map<number, SensorSummary>;
+}
+
+/**
+ * A virtualised list over the fleet in the data worker (the sensors list, the map's list): the
+ * search applied there, the rows on screen (and `overscan` each way) fetched from it, live batches
+ * replacing the held rows they changed, and the selected sensor scrolled into view once.
+ */
+export function useFleetWindow(fleet: FleetHandle, query: string, { rowHeight, overscan, selectedSerial }: { rowHeight: number; overscan: number; selectedSerial?: string }) {
+  const ready = fleet.state.status === 'ready' ? fleet.state : undefined;
+  const count = ready?.count ?? 0;
+  const version = ready?.version ?? 0;
+  const viewport = useRef<HTMLDivElement>(null);
+  const virtual = useVirtualizer({ count, getScrollElement: () => viewport.current, estimateSize: () => rowHeight, overscan });
+  const items = virtual.getVirtualItems();
+  const start = items[0]?.index ?? 0;
+  const end = (items[items.length - 1]?.index ?? -1) + 1;
+  const [held, setHeld] = useState<Held>({ version: -1, rows: new Map() });
+  const { search, rows, setWindow, onLiveRows, find } = fleet;
+
+  useEffect(() => search(query), [search, query]);
+  // a new search starts at the top
+  useEffect(() => virtual.scrollToOffset(0), [query, virtual]);
+
+  // the rows on screen, from the worker: asked again when the list changes or a row is missing
+  const missing = held.version !== version || items.some((v) => !held.rows.has(v.index));
+  useEffect(() => {
+    setWindow(start, end);
+    if (!missing) return;
+    let stale = false;
+    void rows(start, end).then((r) => {
+      if (stale) return;
+      setHeld((prev) => {
+        const next = new Map(prev.version === r.version ? prev.rows : []);
+        for (const row of r.rows) next.set(row.index, row.sensor);
+        // only what is near the screen is kept
+        for (const k of next.keys()) if (k < start - 4 * overscan || k >= end + 4 * overscan) next.delete(k);
+        return { version: r.version, rows: next };
+      });
+    });
+    return () => {
+      stale = true;
+    };
+  }, [start, end, missing, rows, setWindow, version, overscan]);
+
+  // live uplinks: the worker answers the rows held that changed; those rows alone re-render
+  useEffect(
+    () =>
+      onLiveRows((r) => {
+        if (r.rows.length === 0) return;
+        setHeld((prev) => {
+          if (prev.version !== r.version) return prev;
+          const next = new Map(prev.rows);
+          for (const row of r.rows) if (next.has(row.index)) next.set(row.index, row.sensor);
+          return { version: prev.version, rows: next };
+        });
+      }),
+    [onLiveRows],
+  );
+
+  // a sensor opened by link (or the bare route) may sit far down the list
+  const scrolledTo = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!selectedSerial || !ready || scrolledTo.current === selectedSerial) return;
+    scrolledTo.current = selectedSerial;
+    void find(selectedSerial).then((f) => {
+      if (f && f.index >= 0) virtual.scrollToIndex(f.index, { align: 'auto' });
+    });
+  }, [selectedSerial, ready, find, virtual]);
+
+  return {
+    viewport,
+    virtual,
+    items,
+    count,
+    ready: !!ready,
+    /** The held row at a position of the shown list (undefined while it is fetched). */
+    rowAt: (i: number) => (held.version === version ? held.rows.get(i) : undefined),
+  };
+}
