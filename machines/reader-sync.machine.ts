@@ -12,7 +12,9 @@ import type { MeterReadingAnswer, MeterReadingRecord } from '../src/contract/rou
  * - a refusal (the task unassigned or exported, the reading already recorded by someone else,
  *   the reading or task gone, the key reused, a request the server rejects): the capture is
  *   refused with the server's reason, kept on the device for the reader to see, and the queue
- *   moves on. Nothing is dropped silently.
+ *   moves on. Nothing is dropped silently: a refused capture leaves the device only when the
+ *   reader dismisses it, and sent captures of a task only when the reader removes the task from
+ *   the device; a capture still waiting or being sent is never removed.
  * Offline, nothing is sent; the queue waits.
  */
 
@@ -61,7 +63,11 @@ export type ReaderSyncEvent =
   | { type: 'ONLINE' }
   | { type: 'OFFLINE' }
   /** The reader asks to send now (skips the backoff wait). */
-  | { type: 'RETRY' };
+  | { type: 'RETRY' }
+  /** The reader dismisses a refused capture (having seen the server's reason); any other capture stays. */
+  | { type: 'DISMISS'; id: string }
+  /** The task was removed from the device: its sent captures go with it (waiting and refused ones stay). */
+  | { type: 'FORGET_SENT'; taskId: string };
 
 /** The capture to send next: the first waiting one in capture order. */
 export const nextCapture = (captures: readonly Capture[]) => captures.find((c) => c.status === 'waiting' || c.status === 'sending');
@@ -72,6 +78,12 @@ const enqueue = assign<ReaderSyncContext, ReaderSyncEvent, undefined, ReaderSync
   captures: ({ context, event }) =>
     event.type === 'CAPTURE' ? [...context.captures, { ...event.capture, status: 'waiting' as const, attempts: 0, refusal: null }] : context.captures,
 });
+
+/** The queue without what DISMISS or FORGET_SENT removes. */
+const removed = (captures: Capture[], event: ReaderSyncEvent) =>
+  captures.filter((c) =>
+    event.type === 'DISMISS' ? !(c.id === event.id && c.status === 'refused') : event.type === 'FORGET_SENT' ? !(c.taskId === event.taskId && c.status === 'sent') : true,
+  );
 
 export const readerSyncMachine = setup({
   types: {
@@ -93,6 +105,7 @@ export const readerSyncMachine = setup({
     hasWaiting: ({ context }) => nextCapture(context.captures) !== undefined,
     isOffline: ({ context }) => !context.online,
     refused: ({ event }) => isRefusal((event as unknown as { error?: UploadFailure }).error ?? { message: '' }),
+    removesSome: ({ context, event }) => removed(context.captures, event).length !== context.captures.length,
   },
   delays: {
     backoff: ({ context }) => backoffMs(nextCapture(context.captures)?.attempts ?? 1),
@@ -110,6 +123,9 @@ export const readerSyncMachine = setup({
     OFFLINE: { target: '.offline', actions: assign({ online: false }) },
     // a repeated online event changes nothing (a send under way goes on)
     ONLINE: { guard: 'isOffline', target: '.deciding', actions: assign({ online: true }) },
+    // never the capture being sent (only refused or sent ones go), so a send under way goes on
+    DISMISS: { guard: 'removesSome', actions: [assign({ captures: ({ context, event }) => removed(context.captures, event) }), { type: 'persist', params: ({ context }) => ({ captures: context.captures }) }] },
+    FORGET_SENT: { guard: 'removesSome', actions: [assign({ captures: ({ context, event }) => removed(context.captures, event) }), { type: 'persist', params: ({ context }) => ({ captures: context.captures }) }] },
   },
   states: {
     deciding: {

@@ -94,7 +94,14 @@ async function boot() {
   await db.claim(owner);
   const sync = createActor(
     readerSyncMachine.provide({
-      actors: { upload: fromPromise(({ input }) => uploadCapture(input)) },
+      actors: {
+        // a sent capture's answer updates the downloaded copy (the reading as recorded, the task's progress)
+        upload: fromPromise(async ({ input }) => {
+          const answer = await uploadCapture(input);
+          await db.putAnswer(input.taskId, answer).catch(() => undefined);
+          return answer;
+        }),
+      },
       actions: { persist: (_, p) => void db.putCaptures(p.captures) },
     }),
     { input: { captures: await db.captures(), online: navigator.onLine } },

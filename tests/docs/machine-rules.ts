@@ -44,6 +44,7 @@ export const MACHINE_RULES: Record<string, string[]> = {
     'Recorded readings upload one at a time in capture order, each with its idempotency key, so a retry never records twice.',
     'A network failure, server error, expired sign-in or rate limit keeps the capture first and retries after a doubling, capped backoff, at once when back online, or when asked.',
     'A refusal marks the capture refused with the server\'s reason, keeps it on the device, and the queue moves on; offline, nothing is sent.',
+    'A refused capture leaves the device only when the reader dismisses it; sent captures of a task go when the task is removed from the device; a waiting or sending capture is never removed.',
   ],
   'reading-edit.machine.ts': [
     'Only admins and owners edit, never on an exported task or a reading not completed.',

@@ -62,6 +62,26 @@ describe('the meter reader app in the browser (issue 33)', () => {
     return Number(m[1].replace(/,/g, ''));
   };
 
+  /** The completed readings of a task as the device holds them (IndexedDB, the reader app's own database). */
+  const downloadedReadings = (page: Page, taskNumber: string) =>
+    page.evaluate(
+      (n) =>
+        new Promise<{ address: string; completed: boolean; value: number | null }[]>((resolve, reject) => {
+          const open = indexedDB.open('tidewatch-reader');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const all = open.result.transaction('tasks').objectStore('tasks').getAll();
+            all.onsuccess = () => {
+              type T = { task: { taskNumber: number }; readings: { completed: boolean; value: number | null; sequence: number; meterInfo: { propertyAddress: string } }[] };
+              const t = (all.result as T[]).find((x) => String(x.task.taskNumber) === n);
+              resolve((t?.readings ?? []).filter((r) => r.completed).sort((a, b) => a.sequence - b.sequence).map((r) => ({ address: r.meterInfo.propertyAddress, completed: r.completed, value: r.value })));
+              open.result.close();
+            };
+          };
+        }),
+      taskNumber,
+    );
+
   const recorded = async (taskNumber: number) =>
     s.ctx.db.query<{ value: number | null; completed: boolean; address: string }>(
       `SELECT r.value::int AS value, r.completed, r.meter_info->>'propertyAddress' AS address FROM meter_readings r JOIN route_tasks t ON t.id = r.route_task_id
@@ -191,6 +211,8 @@ describe('the meter reader app in the browser (issue 33)', () => {
     await page.getByTestId('sync-waiting').getByText('0 waiting').waitFor();
     await page.getByRole('button', { name: '‹ Tasks' }).click();
     await card.getByText('12 left').waitFor();
+    // the downloaded copy was updated from the answers: the three readings as the server recorded them
+    expect(await downloadedReadings(page, '1005')).toEqual([first, second, third].map((r) => ({ address: r.address, completed: true, value: r.value })));
     await page.close();
 
     expect(await recorded(1005)).toEqual([first, second, third].map((r) => ({ ...r, completed: true })));
@@ -210,5 +232,45 @@ describe('the meter reader app in the browser (issue 33)', () => {
     await manager.getByRole('heading', { level: 2, name: 'Photo' }).waitFor();
     await manager.getByRole('img', { name: /^Meter at / }).waitFor(); // the reader's photo, from storage
     await manager.close();
+  });
+
+  it('a refused capture stays with the server\'s reason until dismissed; a task is removed from the device only when nothing of it is unsent', { timeout: 240_000 }, async () => {
+    const page = await reader();
+    const card = page.getByTestId('task-1003');
+    await card.getByRole('button', { name: 'Download', exact: true }).click();
+    await card.getByText(/^Downloaded /).waitFor();
+    await card.getByRole('button', { name: 'Open' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Task 1003 · MAK-03' }).waitFor();
+    const address = (await page.getByRole('heading', { level: 2 }).first().textContent())!;
+    await page.context().setOffline(true);
+    await page.getByLabel('Reading', { exact: true }).fill(String((await previousOf(page)) + 1));
+    await page.getByRole('button', { name: 'Save reading' }).click();
+    await page.getByTestId('sync-waiting').getByText('1 waiting').waitFor();
+    // meanwhile the council's results file was exported: the server refuses the capture
+    await s.ctx.db.query(`UPDATE route_tasks SET exported = true WHERE org_id = $1 AND task_number = 1003`, [harbour]);
+    await page.context().setOffline(false);
+    await page.getByTestId('sync-refused').getByText('1 refused').waitFor({ timeout: 60_000 });
+    const refused = page.getByTestId('refused-capture');
+    await refused.getByText(new RegExp(`^${address}: .+ \\(kept on this device: \\d+\\)$`)).waitFor();
+    await page.getByRole('button', { name: '‹ Tasks' }).click();
+    await card.getByText('no longer assigned to you', { exact: false }).waitFor(); // an exported task leaves the reader's list
+    await card.getByText('1 reading not sent yet: send or dismiss it before removing the task.').waitFor();
+    await expect(card.getByRole('button', { name: 'Remove from device' }).isDisabled()).resolves.toBe(true);
+    await expectAccessible(page, 'reader: a refused capture');
+    await page.screenshot({ path: `${SHOTS}/reader-refused.png`, fullPage: true });
+
+    // kept across a reload until the reader dismisses it
+    await page.reload();
+    await refused.waitFor();
+    await page.getByRole('button', { name: `Dismiss the refused reading of ${address}` }).click();
+    await expect.poll(() => refused.count()).toBe(0);
+    await card.getByRole('button', { name: 'Remove from device' }).click();
+    await expect.poll(() => card.count()).toBe(0);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'My route tasks' }).waitFor();
+    await page.getByTestId('task-1004').waitFor(); // still assigned, listed from the server
+    expect(await card.count()).toBe(0);
+    expect(await downloadedReadings(page, '1003')).toEqual([]);
+    await page.close();
   });
 });

@@ -15,12 +15,18 @@ import { controlledActors, coveringPaths, flush, machineCoverage, modelUncovered
  * - the screen shows what is waiting, sending, sent or refused;
  * - a refusal (reading already recorded by someone else, task unassigned or exported) keeps the
  *   reader's copy visible with the server's reason, and the queue goes on with the next capture;
- *   nothing is dropped (the device's copy always holds every capture).
+ *   nothing is dropped (the device's copy always holds every capture);
+ * - the reader dismisses a refused capture (kept with the server's reason until dismissed), and
+ *   removing a task from the device drops its sent captures; a waiting or sending one is never
+ *   removed, and the send under way goes on.
  */
 
 type Status = Capture['status'];
 interface M {
   caps: Status[];
+  /** Which capture each one is (the n-th made): its key and value. */
+  ids: number[];
+  made: number;
   /** Failed sends of the capture at the head of the queue. */
   attempts: number;
 }
@@ -33,9 +39,14 @@ const startNext = (caps: Status[]) => {
   return caps.map((c, j) => (j === i ? 'sending' : c));
 };
 const hasWaiting = ({ context }: { context: M }) => context.caps.includes('waiting');
-const canCapture = ({ context }: { context: M }) => context.caps.length < MAX_CAPTURES;
-const add = assign({ caps: ({ context }: { context: M }) => [...context.caps, 'waiting' as Status] }) as never;
-const addAndSend = assign({ caps: ({ context }: { context: M }) => startNext([...context.caps, 'waiting' as Status]) }) as never;
+const canCapture = ({ context }: { context: M }) => context.made < MAX_CAPTURES;
+const made = { ids: ({ context }: { context: M }) => [...context.ids, context.made], made: ({ context }: { context: M }) => context.made + 1 };
+const add = assign({ caps: ({ context }: { context: M }) => [...context.caps, 'waiting' as Status], ...made }) as never;
+const addAndSend = assign({ caps: ({ context }: { context: M }) => startNext([...context.caps, 'waiting' as Status]), ...made }) as never;
+/** Keeps the captures for which `keep` holds (a status), with their ids. */
+const keepOnly = (keep: (s: Status, i: number, m: M) => boolean) =>
+  assign({ caps: ({ context }: { context: M }) => context.caps.filter((c, i) => keep(c, i, context)), ids: ({ context }: { context: M }) => context.ids.filter((_, i) => keep(context.caps[i]!, i, context)) }) as never;
+const firstRefused = (m: M) => m.caps.indexOf('refused');
 // after a settled send: the next waiting capture is sent, in order
 const settled = (s: Status) => [
   { guard: ({ context }: { context: M }) => context.caps.filter((c) => c === 'waiting').length > 0, target: 'sending', actions: assign({ caps: ({ context }: { context: M }) => startNext(withHead(context, s)), attempts: 0 }) },
@@ -44,8 +55,13 @@ const settled = (s: Status) => [
 
 const model = setup({ types: { context: {} as M } }).createMachine({
   id: 'readerSyncModel',
-  context: { caps: [], attempts: 0 },
+  context: { caps: [], ids: [], made: 0, attempts: 0 },
   initial: 'idle',
+  on: {
+    // the first refused capture dismissed; removing the task drops every sent one
+    DISMISS: { guard: ({ context }) => context.caps.includes('refused'), actions: keepOnly((_, i, m) => i !== firstRefused(m)) },
+    FORGET_SENT: { guard: ({ context }) => context.caps.includes('sent'), actions: keepOnly((c) => c !== 'sent') },
+  },
   states: {
     idle: {
       on: {
@@ -134,6 +150,17 @@ async function drive(h: H, type: string, state: ModelSnap) {
     case 'GO_ONLINE':
       h.actor.send({ type: 'ONLINE' });
       break;
+    case 'DISMISS': {
+      const refused = h.actor.getSnapshot().context.captures.find((c) => c.status === 'refused')!;
+      // a waiting or sent capture is not dismissed
+      for (const other of h.actor.getSnapshot().context.captures.filter((c) => c.status !== 'refused')) h.actor.send({ type: 'DISMISS', id: other.id });
+      h.actor.send({ type: 'DISMISS', id: refused.id });
+      break;
+    }
+    case 'FORGET_SENT':
+      h.actor.send({ type: 'FORGET_SENT', taskId: 'another task' }); // another task's removal leaves these alone
+      h.actor.send({ type: 'FORGET_SENT', taskId: 't' });
+      break;
   }
   await flush();
 }
@@ -143,22 +170,22 @@ function check(h: H, state: ModelSnap) {
   const m = state.context;
   const { captures } = h.actor.getSnapshot().context;
   expect(captures.map((c) => c.status)).toEqual(m.caps);
-  expect(captures.map((c) => c.id)).toEqual(m.caps.map((_, i) => keyOf(i)));
+  expect(captures.map((c) => c.id)).toEqual(m.ids.map(keyOf));
   // the server's reason stays with a refused capture
   for (const c of captures) expect(c.refusal).toEqual(c.status === 'refused' ? { code: REFUSAL.code, message: REFUSAL.message } : null);
   // exactly the head of the queue is on the wire while sending, with its own key; nothing otherwise
   if (state.value === 'sending') {
     expect(h.calls.length).toBe(1);
-    expect((h.calls[0]!.input as Capture).id).toBe(keyOf(head(m)));
-    expect((h.calls[0]!.input as Capture).body.value).toBe(100 + head(m));
+    expect((h.calls[0]!.input as Capture).id).toBe(keyOf(m.ids[head(m)]!));
+    expect((h.calls[0]!.input as Capture).body.value).toBe(100 + m.ids[head(m)]!);
   } else {
     expect(h.calls.length).toBe(0);
   }
-  // the device's copy holds every capture as shown (nothing is dropped)
-  if (m.caps.length) expect(h.persisted.at(-1)!.map((c) => [c.id, c.status])).toEqual(captures.map((c) => [c.id, c.status]));
+  // the device's copy holds every capture as shown (nothing is dropped but what the reader removed)
+  if (m.made) expect(h.persisted.at(-1)!.map((c) => [c.id, c.status])).toEqual(captures.map((c) => [c.id, c.status]));
 }
 
-const EVENTS = ['CAPTURE', 'UPLOAD_OK', 'UPLOAD_REFUSED', 'UPLOAD_FAILS', 'BACKOFF_ELAPSED', 'RETRY', 'GO_OFFLINE', 'GO_ONLINE'];
+const EVENTS = ['CAPTURE', 'UPLOAD_OK', 'UPLOAD_REFUSED', 'UPLOAD_FAILS', 'BACKOFF_ELAPSED', 'RETRY', 'GO_OFFLINE', 'GO_ONLINE', 'DISMISS', 'FORGET_SENT'];
 
 describe('reader-sync machine against its model (issue 33 "Sync")', () => {
   const testModel = createTestModel(model);

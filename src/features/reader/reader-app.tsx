@@ -39,6 +39,7 @@ function usePosition(): Position | null {
 /** The meter reader's app (issue 33): my tasks, downloads for offline use, the walk, and the upload queue. */
 export function ReaderApp({ db, owner, sync, mapStyle, online, newKey, onSignOut }: ReaderAppProps) {
   const captures = useSelector(sync, (s) => s.context.captures);
+  const sentCount = useSelector(sync, (s) => s.context.captures.filter((c) => c.status === 'sent').length);
   const backingOff = useSelector(sync, (s) => s.matches('backoff'));
   const [downloaded, setDownloaded] = useState<DownloadedTask[]>([]);
   const [assigned, setAssigned] = useState<AssignedTask[] | null>(null);
@@ -49,9 +50,10 @@ export function ReaderApp({ db, owner, sync, mapStyle, online, newKey, onSignOut
   const position = usePosition();
 
   const reloadLocal = useCallback(async () => setDownloaded(await db.tasks()), [db]);
+  // again after each sent capture: its answer has updated the downloaded copy
   useEffect(() => {
     void reloadLocal();
-  }, [reloadLocal]);
+  }, [reloadLocal, sentCount]);
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 30_000);
     return () => clearInterval(t);
@@ -88,6 +90,13 @@ export function ReaderApp({ db, owner, sync, mapStyle, online, newKey, onSignOut
     }
   };
 
+  /** Off the device: the task and its sent captures (the tasks page offers it only when nothing of it waits or was refused). */
+  const remove = async (taskId: string) => {
+    await db.removeTask(taskId);
+    sync.send({ type: 'FORGET_SENT', taskId });
+    await reloadLocal();
+  };
+
   const capture = (d: DownloadedTask) => (reading: MeterReading, body: MeterReadingRecord) => {
     const at = Date.now();
     sync.send({ type: 'CAPTURE', capture: { id: newKey(), orgId: d.orgId, taskId: d.task.id, readingId: reading.id, body, capturedAt: at } });
@@ -120,7 +129,7 @@ export function ReaderApp({ db, owner, sync, mapStyle, online, newKey, onSignOut
       <AppShell.Main>
         <Container size="sm" px={0}>
           <Stack gap="sm">
-            <SyncPanel captures={captures} online={online} backingOff={backingOff} addressOf={addressOf} onRetry={() => sync.send({ type: 'RETRY' })} />
+            <SyncPanel captures={captures} online={online} backingOff={backingOff} addressOf={addressOf} onRetry={() => sync.send({ type: 'RETRY' })} onDismiss={(id) => sync.send({ type: 'DISMISS', id })} />
             {error && (
               <Alert color="red" withCloseButton onClose={() => setError(null)}>
                 {error}
@@ -129,7 +138,7 @@ export function ReaderApp({ db, owner, sync, mapStyle, online, newKey, onSignOut
             {current ? (
               <WalkPage downloaded={current} captures={captures} position={position} mapStyle={mapStyle} now={Date.now} onCapture={capture(current)} onBack={() => setOpen(null)} />
             ) : (
-              <TasksPage assigned={assigned} downloaded={downloaded} captures={captures} now={now} busy={busy} onDownload={(t) => void download(t)} onOpen={setOpen} />
+              <TasksPage assigned={assigned} downloaded={downloaded} captures={captures} now={now} busy={busy} onDownload={(t) => void download(t)} onOpen={setOpen} onRemove={(id) => void remove(id)} />
             )}
           </Stack>
         </Container>

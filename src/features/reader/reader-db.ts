@@ -1,6 +1,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Capture } from '../../../machines/reader-sync.machine';
 import type { ReaderTask } from '../../contract/reader.schema';
+import type { MeterReadingAnswer } from '../../contract/route.schema';
 
 /** A task downloaded for offline use: the task and its readings as the server had them, and when. */
 export interface DownloadedTask extends ReaderTask {
@@ -55,12 +56,22 @@ export class ReaderDb {
   putTask = (t: DownloadedTask) => this.db.put('tasks', t, t.task.id);
   removeTask = (taskId: string) => this.db.delete('tasks', taskId);
 
+  /** The downloaded copy updated from a sent capture's answer: the reading as recorded and the task's progress (nothing when the task is not on the device). */
+  async putAnswer(taskId: string, answer: MeterReadingAnswer): Promise<void> {
+    const tx = this.db.transaction('tasks', 'readwrite');
+    const t = await tx.store.get(taskId);
+    if (t) await tx.store.put({ ...t, task: answer.task, readings: t.readings.map((r) => (r.id === answer.reading.id ? answer.reading : r)) }, taskId);
+    await tx.done;
+  }
+
   captures = () => this.db.getAll('captures');
 
-  /** Writes the whole queue as the sync machine holds it (captures are never deleted here). */
+  /** Writes the whole queue as the sync machine holds it: the store holds exactly these captures (what the reader dismissed or removed goes). */
   async putCaptures(captures: readonly Capture[]): Promise<void> {
     const tx = this.db.transaction('captures', 'readwrite');
-    await Promise.all([...captures.map((c) => tx.store.put(c, c.id)), tx.done]);
+    const keep = new Set(captures.map((c) => c.id));
+    const gone = (await tx.store.getAllKeys()).filter((k) => !keep.has(k));
+    await Promise.all([...gone.map((k) => tx.store.delete(k)), ...captures.map((c) => tx.store.put(c, c.id)), tx.done]);
   }
 
   close = () => this.db.close();

@@ -7,10 +7,12 @@ export interface SyncPanelProps {
   backingOff: boolean;
   addressOf: (c: Capture) => string;
   onRetry: () => void;
+  /** Drops a refused capture from the device, once the reader has read the server's reason. */
+  onDismiss: (id: string) => void;
 }
 
 /** What is waiting, sending, sent or refused (issue 33 "Sync"); refused captures keep the server's reason. */
-export function SyncPanel({ captures, online, backingOff, addressOf, onRetry }: SyncPanelProps) {
+export function SyncPanel({ captures, online, backingOff, addressOf, onRetry, onDismiss }: SyncPanelProps) {
   const n = queueCounts(captures);
   const refused = captures.filter((c) => c.status === 'refused');
   return (
@@ -46,9 +48,14 @@ export function SyncPanel({ captures, online, backingOff, addressOf, onRetry }: 
       {refused.length > 0 && (
         <Stack gap={4} mt="xs">
           {refused.map((c) => (
-            <Text key={c.id} size="xs" c="red.8">
-              {addressOf(c)}: {c.refusal?.message} (kept on this device: {c.body.cantReadCode ?? c.body.value})
-            </Text>
+            <Group key={c.id} gap="xs" wrap="nowrap" justify="space-between" data-testid="refused-capture">
+              <Text size="xs" c="red.8">
+                {addressOf(c)}: {c.refusal?.message} (kept on this device: {c.body.cantReadCode ?? c.body.value})
+              </Text>
+              <Button size="compact-xs" variant="subtle" color="red" style={{ flexShrink: 0 }} onClick={() => onDismiss(c.id)} aria-label={`Dismiss the refused reading of ${addressOf(c)}`}>
+                Dismiss
+              </Button>
+            </Group>
           ))}
         </Stack>
       )}

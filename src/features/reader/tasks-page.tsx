@@ -18,10 +18,12 @@ export interface TasksPageProps {
   busy: string | null;
   onDownload: (t: AssignedTask) => void;
   onOpen: (taskId: string) => void;
+  /** Removes the downloaded copy (offered only when none of the task's captures waits or was refused). */
+  onRemove: (taskId: string) => void;
 }
 
 /** My tasks (issue 33 "Tasks"): task number, route, group, suburb, progress, readings left; download and its age. */
-export function TasksPage({ assigned, downloaded, captures, now, busy, onDownload, onOpen }: TasksPageProps) {
+export function TasksPage({ assigned, downloaded, captures, now, busy, onDownload, onOpen, onRemove }: TasksPageProps) {
   const byReading = capturesByReading(captures);
   const local = new Map(downloaded.map((d) => [d.task.id, d]));
   const rows: { key: string; t: ReaderTask; remote?: AssignedTask; local?: DownloadedTask }[] = [];
@@ -39,6 +41,8 @@ export function TasksPage({ assigned, downloaded, captures, now, busy, onDownloa
         const readings = d?.readings ?? t.readings;
         const p = taskProgress(readings, byReading);
         const stillAssigned = assigned === null || remote !== undefined;
+        // the device's only copy of a capture not yet sent, or refused and not dismissed, stays with its task
+        const unsent = captures.filter((c) => c.taskId === t.task.id && c.status !== 'sent').length;
         return (
           <Card key={key} withBorder padding="md" data-testid={`task-${t.task.taskNumber}`}>
             <Group justify="space-between" wrap="nowrap" align="flex-start">
@@ -75,7 +79,17 @@ export function TasksPage({ assigned, downloaded, captures, now, busy, onDownloa
                   {d ? 'Download again' : 'Download'}
                 </Button>
               )}
+              {d && (
+                <Button size="sm" variant="subtle" color="red" disabled={unsent > 0} onClick={() => onRemove(t.task.id)}>
+                  Remove from device
+                </Button>
+              )}
             </Group>
+            {d && unsent > 0 && (
+              <Text size="xs" c="dimmed" mt={4}>
+                {unsent} reading{unsent === 1 ? '' : 's'} not sent yet: send or dismiss {unsent === 1 ? 'it' : 'them'} before removing the task.
+              </Text>
+            )}
           </Card>
         );
       })}
