@@ -75,31 +75,35 @@ export function ChartBody(props: ChartBodyProps) {
   const table = props.display === 'table';
   return (
     <Stack gap={4}>
-      <ReadingControls display={props.display} zone={props.zone} orgTimeZone={props.orgTimeZone} viewerTimeZone={props.viewerTimeZone} send={send} />
-      <Group justify="space-between" gap="xs" mih={20}>
-        <Text size="xs" c="dimmed" data-testid="chart-caption">
-          {axisLabel}
-          {c.view && c.shown && status !== 'loading' && (
-            <>
-              {' · '}
-              {count.format(c.view.rawPoints)} measurements
-              {c.zoom && ` · zoomed to ${when(c.zoom.start, 'd LLL HH:mm')} – ${when(c.zoom.end, c.zoom.end - c.zoom.start < 86_400_000 ? 'HH:mm' : 'd LLL HH:mm')}`}
-            </>
-          )}
-        </Text>
-        {c.viewMode === 'live' && (
-          <Group gap={4}>
-            <IconPlayerRecordFilled size={10} color="var(--mantine-color-red-6)" />
-            <Text size="xs" c="dimmed">
-              Live · last hour
-            </Text>
-          </Group>
-        )}
-        {c.exportError && (
-          <Text size="xs" c="red" role="alert">
-            {c.exportError}
+      {/* one row on a laptop: chart or table, what is drawn, and whose time; wrapped on a phone */}
+      <Group justify="space-between" gap="xs" mih={30}>
+        <Group gap="sm" style={{ minWidth: 0 }}>
+          <DisplayControl display={props.display} send={send} />
+          <Text size="xs" c="dimmed" data-testid="chart-caption">
+            {axisLabel}
+            {c.view && c.shown && status !== 'loading' && (
+              <>
+                {' · '}
+                {count.format(c.view.rawPoints)} measurements
+                {c.zoom && ` · zoomed to ${when(c.zoom.start, 'd LLL HH:mm')} – ${when(c.zoom.end, c.zoom.end - c.zoom.start < 86_400_000 ? 'HH:mm' : 'd LLL HH:mm')}`}
+              </>
+            )}
           </Text>
-        )}
+          {c.viewMode === 'live' && (
+            <Group gap={4}>
+              <IconPlayerRecordFilled size={10} color="var(--mantine-color-red-6)" />
+              <Text size="xs" c="dimmed">
+                Live · last hour
+              </Text>
+            </Group>
+          )}
+          {c.exportError && (
+            <Text size="xs" c="red" role="alert">
+              {c.exportError}
+            </Text>
+          )}
+        </Group>
+        <ZoneControl zone={props.zone} orgTimeZone={props.orgTimeZone} viewerTimeZone={props.viewerTimeZone} send={send} />
       </Group>
       <VisuallyHidden id={ids.help}>Arrow keys step through the drawn points, Home and End go to the first and the latest, Page Up and Page Down move by a day, Escape leaves.</VisuallyHidden>
       <VisuallyHidden id={ids.summary} data-testid="chart-summary">
@@ -166,32 +170,40 @@ export function ChartBody(props: ChartBodyProps) {
   );
 }
 
-/** Chart or table, and whose time: memoised, as a load's status changes leave them as they are. */
-const ReadingControls = memo(function ReadingControls(p: { display: ChartDisplay; zone: ZoneChoice; orgTimeZone: string; viewerTimeZone: string; send(e: ChartEvent): void }) {
+/** Chart or table: memoised, as a load's status changes leave it as it is. */
+const DisplayControl = memo(function DisplayControl(p: { display: ChartDisplay; send(e: ChartEvent): void }) {
   const { send } = p;
   return (
-    <Group justify="space-between" gap="xs">
-      <SegmentedControl
-        size="xs"
-        aria-label="Show the data as"
-        value={p.display}
-        onChange={(v) => send({ type: 'SHOW', display: v as ChartDisplay })}
-        data={[
-          { value: 'chart', label: 'Chart' },
-          { value: 'table', label: 'Table' },
-        ]}
-      />
-      <SegmentedControl
-        size="xs"
-        aria-label="Times in"
-        value={p.zone}
-        onChange={(v) => send({ type: 'USE_ZONE', zone: v as ZoneChoice })}
-        data={[
-          { value: 'organisation', label: `Organisation time (${p.orgTimeZone})` },
-          { value: 'viewer', label: `My time (${p.viewerTimeZone})` },
-        ]}
-      />
-    </Group>
+    <SegmentedControl
+      size="xs"
+      aria-label="Show the data as"
+      value={p.display}
+      onChange={(v) => send({ type: 'SHOW', display: v as ChartDisplay })}
+      data={[
+        { value: 'chart', label: 'Chart' },
+        { value: 'table', label: 'Table' },
+      ]}
+    />
+  );
+});
+
+/** Whose time the axis and table read in; its labels wrap rather than push a narrow screen sideways. */
+const ZoneControl = memo(function ZoneControl(p: { zone: ZoneChoice; orgTimeZone: string; viewerTimeZone: string; send(e: ChartEvent): void }) {
+  const { send } = p;
+  return (
+    <SegmentedControl
+      size="xs"
+      aria-label="Times in"
+      maw="100%"
+      style={{ flexShrink: 0 }}
+      classNames={{ label: classes.zoneLabel }}
+      value={p.zone}
+      onChange={(v) => send({ type: 'USE_ZONE', zone: v as ZoneChoice })}
+      data={[
+        { value: 'organisation', label: `Organisation time (${p.orgTimeZone})` },
+        { value: 'viewer', label: `My time (${p.viewerTimeZone})` },
+      ]}
+    />
   );
 });
 

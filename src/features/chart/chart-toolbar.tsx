@@ -1,5 +1,5 @@
 import { createContext, memo, useCallback, useContext, type ComponentPropsWithRef } from 'react';
-import { ActionIcon, type ActionIconProps, Button, Group, SegmentedControl, Select, Stack, Tooltip } from '@mantine/core';
+import { ActionIcon, type ActionIconProps, Button, Group, SegmentedControl, Select, Tooltip } from '@mantine/core';
 import { IconDownload, IconRefresh, IconZoomReset, IconArrowsVertical } from '@tabler/icons-react';
 import type { DataMode } from '../../../workers/data-api';
 import type { ChartEvent, ViewMode } from '../../../machines/chart.machine';
@@ -34,10 +34,11 @@ export const ChartToolbar = memo(function ChartToolbar(p: ChartToolbarProps) {
   const onRange = useCallback((range: TimeRange) => send({ type: 'SET_RANGE', range }), [send]);
   // each group is memoised on what it shows: a load's start and end (busy, canExport) render the
   // Export and Refresh buttons only, not the picker, the tooltips or the data select
+  // one row on a laptop (range, mode and data on the left, the actions on the right), so that the plot
+  // is on the first screen; on a phone the groups wrap, the range on its own line
   return (
-    <Stack gap="xs">
-      {/* on a phone the range gets its own line rather than being squeezed beside the actions */}
-      <Group justify="space-between" gap="xs" wrap="wrap">
+    <Group justify="space-between" gap="xs" wrap="wrap">
+      <Group gap="xs" wrap="wrap" style={{ minWidth: 0 }}>
         <DateRangePicker
           preset={p.preset}
           range={p.range}
@@ -47,16 +48,16 @@ export const ChartToolbar = memo(function ChartToolbar(p: ChartToolbarProps) {
           onPreset={onPreset}
           onRange={onRange}
         />
-        <Group gap="xs" wrap="nowrap">
-          <ZoomButtons zoomed={p.zoomed} yZoom={p.yZoom} send={send} />
-          <ExportButton canExport={p.canExport} onExportClick={p.onExportClick} />
-          <BusyContext value={p.busy}>
-            <RefreshButton send={send} />
-          </BusyContext>
-        </Group>
+        <DataControls liveModeFeature={p.liveModeFeature} viewMode={p.viewMode} dataMode={p.dataMode} modes={p.modes} send={send} />
       </Group>
-      <DataControls liveModeFeature={p.liveModeFeature} viewMode={p.viewMode} dataMode={p.dataMode} modes={p.modes} send={send} />
-    </Stack>
+      <Group gap="xs" wrap="nowrap">
+        <ZoomButtons zoomed={p.zoomed} yZoom={p.yZoom} send={send} />
+        <ExportButton canExport={p.canExport} onExportClick={p.onExportClick} />
+        <BusyContext value={p.busy}>
+          <RefreshButton send={send} />
+        </BusyContext>
+      </Group>
+    </Group>
   );
 });
 

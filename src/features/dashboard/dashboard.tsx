@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Box, SimpleGrid, Stack } from '@mantine/core';
+import { Box, Stack } from '@mantine/core';
 import type { Organisation } from '../../contract/organisation.schema';
 import type { Sensor } from '../../contract/sensor.schema';
 import type { TimeDisplay } from '../../domain/time-format';
@@ -22,19 +22,19 @@ interface DashboardProps {
 /** The sensor dashboard (monitoring-client 2.5): status alerts, highlight, chart, map and info table. */
 export function Dashboard({ sensor, org, isSiteAdmin, timeDisplay, mapStyleUrl, chart }: DashboardProps) {
   const tz = org.locale.timezone;
+  // the chart comes right after the latest measurement, on the first screen of a laptop and right
+  // after the measurement on a phone; the information table and the mini-map follow it
   return (
     <Stack gap="md">
       <StatusAlerts sensor={sensor} orgId={org.id} unit={org.measurementUnit} timeDisplay={timeDisplay} timeZone={tz} />
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-        <HighlightPane sensor={sensor} unit={org.measurementUnit} timeDisplay={timeDisplay} timeZone={tz} />
-        <PaneBoundary name="map">
-          <SensorMap latitude={sensor.latitude} longitude={sensor.longitude} name={sensor.name} styleUrl={mapStyleUrl} />
-        </PaneBoundary>
-      </SimpleGrid>
+      <HighlightPane sensor={sensor} unit={org.measurementUnit} timeDisplay={timeDisplay} timeZone={tz} />
       <Box>
         <PaneBoundary name="chart">{chart}</PaneBoundary>
       </Box>
       <SensorInfoTable sensor={sensor} isSiteAdmin={isSiteAdmin} timeDisplay={timeDisplay} timeZone={tz} />
+      <PaneBoundary name="map">
+        <SensorMap latitude={sensor.latitude} longitude={sensor.longitude} name={sensor.name} styleUrl={mapStyleUrl} height={280} />
+      </PaneBoundary>
     </Stack>
   );
 }

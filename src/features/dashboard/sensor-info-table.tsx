@@ -63,7 +63,7 @@ export function SensorInfoTable({ sensor, isSiteAdmin, timeDisplay, timeZone }: 
   if (err) rows.push(['Last measurement error', `${errorLabel(err.code, sensor.sensorType)} (${err.code}) · ${timeAgo(err.time, now)}`]);
 
   return (
-    <Paper withBorder radius="lg" p="lg">
+    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
       <Text size="xs" tt="uppercase" fw={700} c="dimmed" lts={0.5} mb="xs">
         Sensor information
       </Text>
@@ -71,7 +71,7 @@ export function SensorInfoTable({ sensor, isSiteAdmin, timeDisplay, timeZone }: 
         <Table.Tbody>
           {rows.map(([k, v]) => (
             <Table.Tr key={k}>
-              <Table.Th fw={500} c="dimmed" style={{ whiteSpace: 'nowrap', verticalAlign: 'top' }}>
+              <Table.Th fw={500} c="dimmed" style={{ verticalAlign: 'top' }}>
                 {k}
               </Table.Th>
               <Table.Td ta="right">{v}</Table.Td>

@@ -60,10 +60,16 @@ export function StatusAlerts({ sensor, orgId, unit, timeDisplay, timeZone }: Sta
         const style = STYLE[notificationCardStyle(n)];
         const Icon = style.icon;
         return (
-          <Alert key={n.id} color={style.color} variant="light" radius="md" icon={<Icon size={20} />} title={NOTIFICATION_TITLE[n.meta.type]}>
-            <Text size="sm">{notificationText(n, unit)}</Text>
-            <Text size="xs" c="dimmed" mt={2}>
-              Since {formatTime(n.startTime, timeDisplay, timeZone)} ({timeAgo(n.startTime, now)})
+          // the title runs into the text (not a line of its own): an open alarm keeps the chart on the first screen
+          <Alert key={n.id} color={style.color} variant="light" radius="md" py="xs" icon={<Icon size={20} />}>
+            <Text size="sm">
+              <Text span fw={700} c={`${style.color}.8`} mr={6}>
+                {NOTIFICATION_TITLE[n.meta.type]}
+              </Text>
+              {notificationText(n, unit)}
+              <Text span size="xs" c="dimmed" ml={8}>
+                Since {formatTime(n.startTime, timeDisplay, timeZone)} ({timeAgo(n.startTime, now)})
+              </Text>
             </Text>
           </Alert>
         );

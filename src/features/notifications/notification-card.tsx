@@ -46,11 +46,11 @@ export function NotificationCard({ notification: n, sensor, sensorsUrl, unit, ti
             <Text fw={700} size="sm">
               {NOTIFICATION_TITLE[n.meta.type]}
             </Text>
-            <Badge color={BADGE_COLOUR[badge]} variant={badge === 'ACTIVE' ? 'filled' : 'light'} radius="sm">
+            <Badge color={BADGE_COLOUR[badge]} variant={badge === 'ACTIVE' ? 'filled' : 'light'} radius="sm" style={{ flexShrink: 0 }}>
               {badge}
             </Badge>
           </Group>
-          <Text size="sm" fw={500} truncate>
+          <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
             {sensor ? `${sensor.name} · ${sensor.serial}` : 'A sensor no longer in this organisation'}
           </Text>
           <Text size="sm" c={style === 'history' ? 'dimmed' : undefined}>

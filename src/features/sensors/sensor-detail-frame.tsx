@@ -29,11 +29,12 @@ export function SensorDetailFrame({ sensor, tab, isSiteAdmin, canSetup, mobile, 
     <Box>
       <Paper withBorder radius="lg" px="lg" pt="md" mb="md">
         <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
-          <Box miw={0}>
+          {/* the serial and type beside the name where they fit (a laptop keeps the chart on its first screen) */}
+          <Group miw={0} gap="xs" align="baseline" style={{ columnGap: "var(--mantine-spacing-md)" }}>
             <Title order={1} size="h3" style={{ overflowWrap: 'anywhere' }}>
               {sensor.name}
             </Title>
-            <Group gap="xs" mt={4}>
+            <Group gap="xs">
               <Text size="sm" c="dimmed" ff="monospace">
                 {sensor.serial}
               </Text>
@@ -41,7 +42,7 @@ export function SensorDetailFrame({ sensor, tab, isSiteAdmin, canSetup, mobile, 
                 · {sensorTypeName(sensor.sensorType)}
               </Text>
             </Group>
-          </Box>
+          </Group>
           <Badge color={STATUS_COLOUR[status]} variant="light" size="lg" radius="sm" style={{ flexShrink: 0 }}>
             {STATUS_LABEL[status]}
           </Badge>
