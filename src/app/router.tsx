@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ComponentProps, type ReactNode } from 'react';
 import { Center, Loader } from '@mantine/core';
 import { createBrowserRouter, Navigate, Outlet } from 'react-router-dom';
 import { LoginPage } from '../features/auth/login-page';
@@ -8,8 +8,6 @@ import { AuthLayout } from './frame/auth-layout';
 import { PlainLayout } from './frame/plain-layout';
 import { CatchAll, Landing, RequireAuth, SignedOutOnly } from './guards';
 import { supportHref } from './links';
-import { DefaultSectionRedirect, OrgLayout, RequireMeterReading, SectionPage } from './org-layout';
-import { DefaultOrgRedirect, OrgsGate } from './organisations';
 import { RouteErrorPage } from './pages/status-pages';
 
 // Every page but the sign-in page loads on first visit (the sign-in page is where a signed-out
@@ -29,6 +27,14 @@ const UserSettings = lazy(() => import('./user-settings-area').then((m) => ({ de
 const SensorsArea = lazy(() => import('./sensors-area').then((m) => ({ default: m.SensorsArea })));
 const MapArea = lazy(() => import('./map-area').then((m) => ({ default: m.MapArea })));
 const ServiceRoutes = lazy(() => import('./service-routes-area').then((m) => ({ default: m.ServiceRoutes })));
+// The signed-in frame (the organisations gate, the app frame with its menus, org switcher and
+// dialogs) loads after sign-in too: the sign-in page ships only what it draws.
+const OrgsGateNow = lazy(() => import('./organisations').then((m) => ({ default: m.OrgsGate })));
+const DefaultOrgRedirectNow = lazy(() => import('./organisations').then((m) => ({ default: m.DefaultOrgRedirect })));
+const OrgLayoutNow = lazy(() => import('./org-layout').then((m) => ({ default: m.OrgLayout })));
+const DefaultSectionRedirectNow = lazy(() => import('./org-layout').then((m) => ({ default: m.DefaultSectionRedirect })));
+const SectionPageNow = lazy(() => import('./org-layout').then((m) => ({ default: m.SectionPage })));
+const RequireMeterReadingNow = lazy(() => import('./org-layout').then((m) => ({ default: m.RequireMeterReading })));
 const Lazy = ({ children }: { children: ReactNode }) => (
   <Suspense
     fallback={
@@ -50,6 +56,13 @@ function VerifyEmail() {
   const auth = useAuthRef();
   return <Lazy><VerifyEmailPage onVerified={() => auth.send({ type: 'REFRESH_USER' })} /></Lazy>;
 }
+
+const OrgsGate = () => <Lazy><OrgsGateNow /></Lazy>;
+const DefaultOrgRedirect = () => <Lazy><DefaultOrgRedirectNow /></Lazy>;
+const OrgLayout = () => <Lazy><OrgLayoutNow /></Lazy>;
+const DefaultSectionRedirect = () => <Lazy><DefaultSectionRedirectNow /></Lazy>;
+const SectionPage = (p: ComponentProps<typeof SectionPageNow>) => <Lazy><SectionPageNow {...p} /></Lazy>;
+const RequireMeterReading = (p: ComponentProps<typeof RequireMeterReadingNow>) => <Lazy><RequireMeterReadingNow {...p} /></Lazy>;
 
 const boundary = { errorElement: <RouteErrorPage /> };
 

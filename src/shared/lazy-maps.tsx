@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentProps } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ComponentProps } from 'react';
 import { Box, Center, Loader } from '@mantine/core';
 
 // maplibre-gl and deck.gl (about 1.1 MB before compression) load when a map is first on screen,
@@ -17,10 +17,24 @@ function Waiting({ height }: { height?: number }) {
   );
 }
 
-/** SensorMap (sensor-map.tsx), loaded when first drawn. */
-export function SensorMap(props: ComponentProps<typeof SensorMapNow>) {
+/** SensorMap (sensor-map.tsx), loaded when first drawn; with `whenOnScreen`, only once its place scrolls into view. */
+export function SensorMap({ whenOnScreen, ...props }: ComponentProps<typeof SensorMapNow> & { whenOnScreen?: boolean }) {
+  const place = useRef<HTMLDivElement>(null);
+  const [onScreen, setOnScreen] = useState(!whenOnScreen);
+  useEffect(() => {
+    const el = place.current;
+    if (onScreen || !el) return;
+    const seen = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setOnScreen(true);
+    });
+    seen.observe(el);
+    return () => seen.disconnect();
+  }, [onScreen]);
+  const height = props.height ?? 240;
+  // below the first screen (the dashboard's mini-map) the renderer's 240 kB wait until the map is scrolled to
+  if (!onScreen) return <Box ref={place} h="100%" mih={height} bg="var(--tw-page-bg)" style={{ borderRadius: 'var(--mantine-radius-lg)' }} data-testid="sensor-map-waiting" />;
   return (
-    <Suspense fallback={<Waiting height={props.height ?? 240} />}>
+    <Suspense fallback={<Waiting height={height} />}>
       <SensorMapNow {...props} />
     </Suspense>
   );

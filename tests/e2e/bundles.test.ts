@@ -37,6 +37,23 @@ function recordScripts(page: Page): string[] {
   return urls;
 }
 
+/**
+ * The budgets of issue 34: JavaScript transferred, compressed (the response bodies as sent, brotli
+ * here), for the sign-in page and a signed-in dashboard's first screen. Bytes of a given build are
+ * deterministic, so this is a size check, not a timing. Response headers are left out: over
+ * HTTP/1.1 they add about 0.8 KiB a script, over HTTP/2 behind a proxy almost nothing.
+ */
+const BUDGET_KIB = { login: 250, dashboard: 600 } as const;
+
+/** Records the compressed bytes of every script the page fetches from now on (once each has arrived). */
+function recordScriptBytes(page: Page): { total(): Promise<number> } {
+  const sizes: Promise<number>[] = [];
+  page.on('requestfinished', (req) => {
+    if (/\.m?js$/.test(new URL(req.url()).pathname)) sizes.push(req.sizes().then((s) => s.responseBodySize));
+  });
+  return { total: async () => (await Promise.all(sizes)).reduce((a, b) => a + b, 0) };
+}
+
 describe('what each page loads (issue 34: code splitting)', () => {
   const baseUrl = inject('baseUrl');
   const b = useBrowser();
@@ -61,17 +78,49 @@ describe('what each page loads (issue 34: code splitting)', () => {
     }
   });
 
-  it('a sensor dashboard loads the map for its mini-map; the settings page loads none of the three', async () => {
-    const page = await b.signedIn(baseUrl, 'owner@demo.test');
+  it('the login page transfers at most 250 KiB of JavaScript', async () => {
+    const page = await b.browser.newPage();
+    try {
+      const bytes = recordScriptBytes(page);
+      await page.goto(`${baseUrl}/login`);
+      await page.getByRole('heading', { name: 'Log in to Tidewatch' }).waitFor({ timeout: 30_000 });
+      await page.waitForLoadState('networkidle');
+      const kib = (await bytes.total()) / 1024;
+      console.log(`/login: ${kib.toFixed(1)} KiB of JavaScript transferred (budget ${BUDGET_KIB.login})`);
+      expect(kib).toBeGreaterThan(50); // the measure sees the app itself
+      expect(kib).toBeLessThanOrEqual(BUDGET_KIB.login);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("a sensor dashboard's first screen loads no map and at most 600 KiB of JavaScript; scrolling to the mini-map loads it; the settings page loads none of the three", async () => {
+    const page = await b.signedIn(baseUrl, 'owner@demo.test', { width: 1366, height: 860 });
     try {
       const settings = recordScripts(page);
       await page.goto(`${baseUrl}/settings/account`);
       await page.waitForLoadState('networkidle');
       expect([...heavyIn(settings)].filter((h) => h !== 'mqtt')).toEqual([]);
-      const dashboard = recordScripts(page);
-      await page.goto(`${baseUrl}/org/riverbend-water/sensors/1A2B3C4D`);
-      await page.getByTestId('sensor-map').waitFor({ timeout: 60_000 });
-      expect([...heavyIn(dashboard)]).toContain('map');
+      // the same session in a context of its own, with an empty cache: the dashboard opened from scratch
+      const context = await b.browser.newContext({ viewport: { width: 1366, height: 860 }, storageState: await page.context().storageState() });
+      const fresh = await context.newPage();
+      try {
+        const dashboard = recordScripts(fresh);
+        const bytes = recordScriptBytes(fresh);
+        await fresh.goto(`${baseUrl}/org/riverbend-water/sensors/1A2B3C4D`);
+        await fresh.locator('[data-testid="chart-pane"][data-status="ready"]').waitFor({ timeout: 60_000 });
+        await fresh.waitForLoadState('networkidle');
+        expect([...heavyIn(dashboard)]).not.toContain('map');
+        const kib = (await bytes.total()) / 1024;
+        console.log(`dashboard: ${kib.toFixed(1)} KiB of JavaScript transferred (budget ${BUDGET_KIB.dashboard})`);
+        expect(kib).toBeGreaterThan(100);
+        expect(kib).toBeLessThanOrEqual(BUDGET_KIB.dashboard);
+        await fresh.getByTestId('sensor-map-waiting').scrollIntoViewIfNeeded();
+        await fresh.getByTestId('sensor-map').waitFor({ timeout: 60_000 });
+        expect([...heavyIn(dashboard)]).toContain('map');
+      } finally {
+        await context.close();
+      }
     } finally {
       await page.close();
     }

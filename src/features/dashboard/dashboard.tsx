@@ -23,7 +23,8 @@ interface DashboardProps {
 export function Dashboard({ sensor, org, isSiteAdmin, timeDisplay, mapStyleUrl, chart }: DashboardProps) {
   const tz = org.locale.timezone;
   // the chart comes right after the latest measurement, on the first screen of a laptop and right
-  // after the measurement on a phone; the information table and the mini-map follow it
+  // after the measurement on a phone; the information table and the mini-map follow it, the map
+  // loading its renderer only when scrolled to (docs/performance.md, What a page loads)
   return (
     <Stack gap="md">
       <StatusAlerts sensor={sensor} orgId={org.id} unit={org.measurementUnit} timeDisplay={timeDisplay} timeZone={tz} />
@@ -33,7 +34,7 @@ export function Dashboard({ sensor, org, isSiteAdmin, timeDisplay, mapStyleUrl, 
       </Box>
       <SensorInfoTable sensor={sensor} isSiteAdmin={isSiteAdmin} timeDisplay={timeDisplay} timeZone={tz} />
       <PaneBoundary name="map">
-        <SensorMap latitude={sensor.latitude} longitude={sensor.longitude} name={sensor.name} styleUrl={mapStyleUrl} height={280} />
+        <SensorMap latitude={sensor.latitude} longitude={sensor.longitude} name={sensor.name} styleUrl={mapStyleUrl} height={280} whenOnScreen />
       </PaneBoundary>
     </Stack>
   );
