@@ -84,6 +84,9 @@ const schema = z.object({
   SERVE_SOURCE_MAPS: bool(false), // serve the client's *.map files
   // identity limits: operations per minute per client address and per target account, and
   // password hashes (scrypt, 128 MiB each) run at once
+  // Cognito's "prevent user existence errors": a password reset for an unknown address answers as for a
+  // known one (no email goes out); off, it answers UserNotFoundException and the client says so
+  PREVENT_USER_EXISTENCE_ERRORS: bool(true),
   IDENTITY_RATE_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(300),
   IDENTITY_RATE_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(60),
   CSP_CONNECT_SRC: z.string().optional(), // more origins the browser may connect to (map tiles, space-separated)

@@ -10,6 +10,8 @@ export function clientConfig(ctx: AppContext, requestUrl: URL) {
       userPoolId: ctx.config.USER_POOL_ID,
       userPoolClientId: ctx.config.APP_CLIENT_ID,
       userPoolEndpoint: `${origin}/identity`,
+      // the forgot-password form cannot promise a code when unknown addresses are answered alike
+      preventUserExistenceErrors: ctx.config.PREVENT_USER_EXISTENCE_ERRORS,
     },
     api: { endpoint: `${origin}/api` },
     mqtt: { url: ctx.config.MQTT_WS_URL ?? `${wsOrigin}/mqtt` },

@@ -47,6 +47,7 @@ export const errors = {
   notConfirmed: () => err('UserNotConfirmedException', 'User is not confirmed.'),
   usernameExists: () => err('UsernameExistsException', 'An account with the given email already exists.'),
   aliasExists: () => err('AliasExistsException', 'An account with the given email already exists.'),
+  userNotFound: () => err('UserNotFoundException', 'Username/client id combination not found.'),
   codeMismatch: () => err('CodeMismatchException', 'Invalid verification code provided, please try again.'),
   codeExpired: () => err('ExpiredCodeException', 'Invalid code provided, please request a code again.'),
   tooManyRequests: () => err('TooManyRequestsException', 'Too many requests. Please try again later.'),

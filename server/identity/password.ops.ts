@@ -18,8 +18,9 @@ function assertPolicy(password: string) {
 }
 
 /**
- * Sends a reset code. Known and unknown accounts get the same answer; an unknown one (or one
- * that was sent too many codes this hour) simply gets no email.
+ * Sends a reset code. With PREVENT_USER_EXISTENCE_ERRORS (the default) known and unknown accounts get
+ * the same answer, and an unknown one (or one sent too many codes this hour) simply gets no email;
+ * with it off an unknown account is told apart with UserNotFoundException, after the same work.
  */
 export const forgotPassword: Operation = async (op, body) => {
   const input = forgotPasswordSchema.parse(body);
@@ -33,6 +34,7 @@ export const forgotPassword: Operation = async (op, body) => {
   } else {
     // a look-up of the same shape keeps the timing of the two answers alike
     await op.app.db.query('SELECT count(*) FROM identity_codes WHERE user_id = $1 AND created_at > $2', [randomUUID(), op.now]);
+    if (!op.app.config.PREVENT_USER_EXISTENCE_ERRORS) throw errors.userNotFound();
   }
   return { CodeDeliveryDetails: emailDelivery(input.Username.includes('@') ? input.Username : (user?.email ?? input.Username)) };
 };

@@ -49,7 +49,7 @@ const Lazy = ({ children }: { children: ReactNode }) => (
 
 // The pages take the auth machine as a prop: features do not import the app.
 const Login = () => <LoginPage auth={useAuthRef()} />;
-const ForgotPassword = () => <Lazy><ForgotPasswordPage auth={useAuthRef()} /></Lazy>;
+const ForgotPassword = () => <Lazy><ForgotPasswordPage auth={useAuthRef()} preventUserExistenceErrors={useConfig().auth.preventUserExistenceErrors !== false} /></Lazy>;
 const Accept = () => <Lazy><AcceptPage auth={useAuthRef()} /></Lazy>;
 const Signup = () => <Lazy><SignupPage auth={useAuthRef()} supportHref={supportHref(useConfig())} /></Lazy>;
 function VerifyEmail() {

@@ -9,7 +9,7 @@ import type { ClientConfig } from './session';
 
 /** /config.json: one build serves any deployment (DESIGN.md "Addresses"). */
 export const clientConfigSchema = z.object({
-  auth: z.object({ userPoolId: z.string().min(1), userPoolClientId: z.string().min(1), userPoolEndpoint: z.string().min(1) }),
+  auth: z.object({ userPoolId: z.string().min(1), userPoolClientId: z.string().min(1), userPoolEndpoint: z.string().min(1), preventUserExistenceErrors: z.boolean().optional() }),
   api: z.object({ endpoint: z.string().min(1) }),
   mqtt: z.object({ url: z.string() }),
   map: z.object({ styles: z.object({ roadmap: z.string(), satellite: z.string(), hybrid: z.string(), terrain: z.string() }) }),

@@ -18,7 +18,8 @@ export interface Session {
 }
 
 export interface ClientConfig {
-  auth: { userPoolId: string; userPoolClientId: string; userPoolEndpoint: string };
+  /** preventUserExistenceErrors: the identity endpoint answers a reset for an unknown address as for a known one (absent: true, Cognito's default). */
+  auth: { userPoolId: string; userPoolClientId: string; userPoolEndpoint: string; preventUserExistenceErrors?: boolean };
   api: { endpoint: string };
   mqtt: { url: string };
   map: { styles: Record<'roadmap' | 'satellite' | 'hybrid' | 'terrain', string> };

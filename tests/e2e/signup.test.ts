@@ -98,6 +98,8 @@ describe('sign-up and password reset (issue 3)', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send code' }).click();
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    // the demo keeps Cognito's default: unknown addresses are answered alike, so no code is promised
+    await page.getByText(/^If an account exists for .+, we have sent a code to it\./).waitFor();
 
     const mailbox = (await (await fetch(`${baseUrl}/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { kind?: string; text?: string }[] };
     const mail = mailbox.messages.find((m) => m.kind === 'reset-code');

@@ -283,6 +283,25 @@ describe.each(testDrivers)('identity endpoint on %s (DESIGN "Identity and the ga
       expect(stored.every((r) => r.code_hash.length === 64 && !r.code_hash.includes(code!))).toBe(true);
     });
 
+    it('with PREVENT_USER_EXISTENCE_ERRORS off an unknown account is told apart (UserNotFoundException, the client\'s "no accounts" message); /config.json says which', async () => {
+      const config = s.ctx.config as { PREVENT_USER_EXISTENCE_ERRORS: boolean };
+      const flag = async () => ((await (await fetch(`${s.url}/config.json`)).json()) as { auth: { preventUserExistenceErrors: boolean } }).auth.preventUserExistenceErrors;
+      expect(await flag()).toBe(true);
+      config.PREVENT_USER_EXISTENCE_ERRORS = false;
+      try {
+        await account('told@test.local');
+        expect(await flag()).toBe(false);
+        expect((await cognito('ForgotPassword', { ClientId: CLIENT, Username: 'told-nobody@test.local' })).body).toEqual({
+          __type: 'UserNotFoundException',
+          message: 'Username/client id combination not found.',
+        });
+        expect((await cognito('ForgotPassword', { ClientId: CLIENT, Username: 'told@test.local' })).status).toBe(200);
+        expect(await outbox('told-nobody@test.local')).toEqual([]);
+      } finally {
+        config.PREVENT_USER_EXISTENCE_ERRORS = true;
+      }
+    });
+
     it('sets the new password with the emailed code, once; the old password and old sessions stop working', async () => {
       await account('reset@test.local');
       const before = await tokensOf('reset@test.local');

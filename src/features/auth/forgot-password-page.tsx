@@ -8,7 +8,7 @@ import { FormCard } from './form-card';
 import { NewPasswordFields } from './new-password-form';
 
 /** /forgot-password (monitoring-client 2.2): the email, then the emailed numeric code with a new password and its confirmation. */
-export function ForgotPasswordPage({ auth }: { auth: AuthRef }) {
+export function ForgotPasswordPage({ auth, preventUserExistenceErrors = true }: { auth: AuthRef; /** the identity endpoint answers unknown addresses as known ones */ preventUserExistenceErrors?: boolean }) {
   const snapshot = useSelector(auth, (s) => s);
   const navigate = useNavigate();
   const entered = useRef(false);
@@ -28,6 +28,7 @@ export function ForgotPasswordPage({ auth }: { auth: AuthRef }) {
   return step2 ? (
     <CodeStep
       email={email}
+      maybeUnknown={preventUserExistenceErrors}
       error={error}
       busy={snapshot.matches({ unauthenticated: { reset: 'confirming' } })}
       onSubmit={(code, password, confirmation) => auth.send({ type: 'CONFIRM_RESET', code, password, confirmation })}
@@ -69,7 +70,7 @@ function EmailStep({ error, busy, initialEmail, onSubmit }: { error: string | nu
   );
 }
 
-function CodeStep({ email, error, busy, onSubmit, onResend }: { email: string; error: string | null; busy: boolean; onSubmit: (code: string, password: string, confirmation: string) => void; onResend: () => void }) {
+function CodeStep({ email, maybeUnknown, error, busy, onSubmit, onResend }: { email: string; maybeUnknown: boolean; error: string | null; busy: boolean; onSubmit: (code: string, password: string, confirmation: string) => void; onResend: () => void }) {
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
@@ -81,9 +82,16 @@ function CodeStep({ email, error, busy, onSubmit, onResend }: { email: string; e
     <FormCard
       title="Check your email"
       subtitle={
-        <>
-          We sent a code to <b>{email}</b>. Enter it below with your new password.
-        </>
+        maybeUnknown ? (
+          // the identity endpoint answers alike for every address, so a code is promised only if the account exists
+          <>
+            If an account exists for <b>{email}</b>, we have sent a code to it. Enter it below with your new password.
+          </>
+        ) : (
+          <>
+            We sent a code to <b>{email}</b>. Enter it below with your new password.
+          </>
+        )
       }
       error={error}
     >
