@@ -68,6 +68,12 @@ export interface SignUpResult {
  * POST /signup: the account, the organisation, the owner membership, the claimed sensor and the
  * verification email, in one transaction: all of it or none of it.
  */
+/** The extra organisation-name check: a name another organisation uses (letter case and spaces aside) is refused. */
+async function refuseTakenName(q: Queryable, name: string) {
+  const taken = await q.query('SELECT 1 FROM organisations WHERE lower(name) = lower($1) LIMIT 1', [name.trim().replace(/\s+/g, ' ')]);
+  if (taken.length) throw invalid('INVALID_ORG_NAME', SIGN_UP_MESSAGES.orgNameTaken);
+}
+
 export async function signUpWithSensor(ctx: AppContext, body: Parameters<typeof checkSignUp>[0], origin: string): Promise<SignUpResult> {
   const checked = checkSignUp(body);
   if (!checked.ok) throw invalid(checked.error.code, checked.error.message);
@@ -75,6 +81,7 @@ export async function signUpWithSensor(ctx: AppContext, body: Parameters<typeof 
   // cheap refusals before the expensive hash; all are checked again under lock below
   await findClaimableSensor(ctx.db, v.serial, v.claimCode);
   if (await findUserByUsername(ctx.db, v.email)) throw invalid('INVALID_EMAIL', SIGN_UP_MESSAGES.emailExists);
+  await refuseTakenName(ctx.db, v.organisationName);
   const passwordHash = await hashPassword(v.password);
 
   for (let attempt = 1; ; attempt++) {
@@ -83,6 +90,7 @@ export async function signUpWithSensor(ctx: AppContext, body: Parameters<typeof 
         const now = ctx.now();
         const sensor = await findClaimableSensor(q, v.serial, v.claimCode, true);
         if (await findUserByUsername(q, v.email)) throw invalid('INVALID_EMAIL', SIGN_UP_MESSAGES.emailExists);
+        await refuseTakenName(q, v.organisationName);
         const userId = await insertUser(q, { email: v.email, name: v.name, passwordHash, status: 'CONFIRMED', emailVerified: false, profileCreated: true }, now);
         const org = { id: randomUUID(), slug: await uniqueSlug(q, v.organisationName), name: v.organisationName };
         await q.query('INSERT INTO organisations (id, slug, name, created_at) VALUES ($1, $2, $3, $4)', [org.id, org.slug, org.name, now]);

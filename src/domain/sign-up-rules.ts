@@ -44,6 +44,8 @@ export const SIGN_UP_MESSAGES = {
   orgNameTooLong: 'Name too long',
   orgNameSymbols: "Only the following symbols are allowed: '.-",
   orgNameLetter: 'Must contain at least 1 letter',
+  /** the extra organisation-name check (monitoring-client 7), made by the server */
+  orgNameTaken: 'An organisation with this name already exists. Please choose another name.',
 } as const;
 
 export const ok = (value: string): RuleResult => ({ ok: true, value });

@@ -89,8 +89,20 @@ describe.each(testDrivers)('sign-up on %s (monitoring-client 2.3, 5, 7, 8; issue
 
     it('gives the organisation a unique slug: name, then name-2, name-3', async () => {
       const slugs = [];
-      for (let i = 0; i < 3; i++) slugs.push((await post('/signup', body(await unclaimed(), { organisationName: 'Twin Lakes' }))).body.organisation.slug);
+      for (const organisationName of ['Twin Lakes', 'Twin-Lakes', "Twin Lakes'"]) slugs.push((await post('/signup', body(await unclaimed(), { organisationName }))).body.organisation.slug);
       expect(slugs).toEqual(['twin-lakes', 'twin-lakes-2', 'twin-lakes-3']);
+    });
+
+    it("refuses a name another organisation uses (case and spaces aside) with INVALID_ORG_NAME, creating nothing", async () => {
+      expect((await post('/signup', body(await unclaimed(), { organisationName: 'Kauri Springs' }))).status).toBe(200);
+      const sensor = await unclaimed();
+      for (const organisationName of ['Kauri Springs', '  kauri   SPRINGS ']) {
+        const r = await post('/signup', body(sensor, { email: 'second.kauri@test.local', organisationName }));
+        expect(r.status).toBe(400);
+        expect(r.body).toMatchObject({ code: 'INVALID_ORG_NAME', message: 'An organisation with this name already exists. Please choose another name.' });
+      }
+      expect(await s.ctx.db.query('SELECT 1 FROM users WHERE email = $1', ['second.kauri@test.local'])).toEqual([]);
+      expect((await s.ctx.db.query<{ org_id: string | null }>('SELECT org_id FROM sensors WHERE serial = $1', [sensor.serial]))[0]!.org_id).toBeNull();
     });
 
     it("answers the spec's codes, first failure first, and creates nothing", async () => {
@@ -135,7 +147,7 @@ describe.each(testDrivers)('sign-up on %s (monitoring-client 2.3, 5, 7, 8; issue
         expect(await count('sensors WHERE serial = $1 AND org_id IS NULL AND claimed_at IS NULL', [sensor.serial])).toBe(1);
         expect(await count('memberships m LEFT JOIN users u ON u.id = m.user_id WHERE u.id IS NULL', [])).toBe(0);
         // and the same sensor can still be claimed afterwards
-        expect((await post('/signup', body(sensor))).status).toBe(200);
+        expect((await post('/signup', body(sensor, { organisationName: 'Doomed Org' }))).status).toBe(200);
       } finally {
         await s.ctx.db.exec('DROP TRIGGER fail_outbox ON outbox; DROP FUNCTION fail_outbox();');
       }
