@@ -31,7 +31,7 @@ import { useRoutes } from './routes-context';
 import classes from './routes.module.css';
 import { AssignModal, ClassificationModal, ConfirmActionModal, ExportOptionsModal, GroupModal, SuburbModal } from './task-dialogs';
 import { usePersisted } from './use-routes-data';
-import { useExporter } from './use-exporter';
+import { useExportCooldown, useExporter } from './use-exporter';
 
 const PROGRESS_COLOR: Record<RouteProgress, string> = { Exported: 'gray', Complete: 'teal', Active: 'blue', Waiting: 'yellow' };
 
@@ -93,6 +93,7 @@ export function RouteTasksPage() {
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const exporter = useExporter();
+  const [exportCooling, startExportCooldown] = useExportCooldown();
 
   const all = useMemo(() => (tasks.status === 'ready' ? tasks.data : []), [tasks]);
   const shown = useMemo(() => all.filter((t) => taskMatches(t, filters)), [all, filters]);
@@ -205,7 +206,12 @@ export function RouteTasksPage() {
               <Button variant="default" leftSection={<IconUserPlus size={16} />} disabled={selected.length === 0} onClick={() => setDialog({ kind: 'assign', tasks: selected })}>
                 Assign
               </Button>
-              <Button variant="default" leftSection={<IconDownload size={16} />} disabled={!canExport || exporter.busy} onClick={() => startExport(selected)}>
+              <Button variant="default" leftSection={<IconDownload size={16} />} disabled={!canExport || exporter.busy || exportCooling}
+                onClick={() => {
+                  startExportCooldown();
+                  startExport(selected);
+                }}
+              >
                 Export
               </Button>
               <Button variant="default" leftSection={<IconFileSpreadsheet size={16} />} disabled={selected.length === 0 || exporter.busy} onClick={() => setDialog({ kind: 'csv', tasks: selected })}>

@@ -12,12 +12,12 @@ import { FilterPanel } from './filter-panel';
 import { importMessage } from './import-modal';
 import { download } from './route-files';
 import { SelectionBar, SortButton, ariaSort, useRouteTable } from './route-table';
-import { ALREADY_EXPORTED_ONE, EXCEPTION_LABELS, EXPORT_DISABLED_MS, READING_PAGE_SIZE, exceptionLabel, isCompleted, startCase } from './route-format';
+import { ALREADY_EXPORTED_ONE, EXCEPTION_LABELS, READING_PAGE_SIZE, exceptionLabel, isCompleted, startCase } from './route-format';
 import { ProgressCell } from './route-tasks-page';
 import { useRoutes } from './routes-context';
 import classes from './routes.module.css';
 import { ConfirmActionModal, ExportOptionsModal } from './task-dialogs';
-import { useExporter } from './use-exporter';
+import { useExportCooldown, useExporter } from './use-exporter';
 import { usePersisted, useTaskReadings } from './use-routes-data';
 
 export const STATUS_COLOR: Record<ReadingStatus, string> = { Complete: 'teal', 'Not Read': 'orange', Waiting: 'gray' };
@@ -98,7 +98,7 @@ function TaskReadings({ listed }: { listed: RouteTask }) {
   const [sorting, setSorting] = usePersisted<SortingState>(`tidewatch.readings.sort.${listed.id}`, [{ id: 'sequence', desc: false }], (v): v is SortingState => Array.isArray(v), 'session');
   const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
   const [pagination, setPagination] = useState({ pageIndex: 0, pageSize: READING_PAGE_SIZE });
-  const [exportBlockedUntil, setExportBlockedUntil] = useState(0);
+  const [exportCooling, startExportCooldown] = useExportCooldown();
   const [dialog, setDialog] = useState<'reexport' | 'export' | 'create' | null>(null);
   const exporter = useExporter();
   const shown = useMemo(() => all.filter((r) => readingMatches(r, filters)), [all, filters]);
@@ -112,12 +112,6 @@ function TaskReadings({ listed }: { listed: RouteTask }) {
     setFilters((f) => ({ ...f, [k]: v }));
     setPagination((p) => ({ ...p, pageIndex: 0 }));
   };
-
-  useEffect(() => {
-    if (exportBlockedUntil === 0) return;
-    const t = setTimeout(() => setExportBlockedUntil(0), Math.max(0, exportBlockedUntil - Date.now()));
-    return () => clearTimeout(t);
-  }, [exportBlockedUntil]);
 
   const columns = useMemo<ColumnDef<MeterReading>[]>(
     () => [
@@ -154,13 +148,13 @@ function TaskReadings({ listed }: { listed: RouteTask }) {
 
   const selected = all.filter((r) => rowSelection[r.id]);
   const completed = isCompleted(task);
-  const exportDisabled = !completed || exportBlockedUntil > 0 || exporter.busy || readings.state.status !== 'ready';
+  const exportDisabled = !completed || exportCooling || exporter.busy || readings.state.status !== 'ready';
   const readingHref = (r: MeterReading) => `${base}/${task.taskNumber}/reading/${r.id}`;
   const allOnPage = rows.length > 0 && rows.every((r) => r.getIsSelected());
   const someOnPage = rows.some((r) => r.getIsSelected());
 
   const clickExport = () => {
-    setExportBlockedUntil(Date.now() + EXPORT_DISABLED_MS);
+    startExportCooldown();
     setDialog(task.exported ? 'reexport' : 'export');
   };
 

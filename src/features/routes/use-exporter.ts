@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { notifications } from '@mantine/notifications';
 import { ROUTE_MESSAGES, type MeterReading, type RouteTask } from '../../contract/route.schema';
 import { download, type ExportMode } from './route-files';
+import { EXPORT_DISABLED_MS } from './route-format';
 import { useRoutes } from './routes-context';
 
 /**
@@ -45,4 +46,16 @@ export function useExporter() {
   };
 
   return { busy, exportTasks, tasksToCsv };
+}
+
+/** The Export button is disabled for 2 seconds after a click (organisation-and-routes 4), on the route list and the task page alike. */
+export function useExportCooldown(): [cooling: boolean, start: () => void] {
+  const [until, setUntil] = useState(0);
+  useEffect(() => {
+    if (until === 0) return;
+    const t = setTimeout(() => setUntil(0), Math.max(0, until - Date.now()));
+    return () => clearTimeout(t);
+  }, [until]);
+  const start = useCallback(() => setUntil(Date.now() + EXPORT_DISABLED_MS), []);
+  return [until > 0, start];
 }
