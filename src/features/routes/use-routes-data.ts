@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { MeterReading, RouteTask } from '../../contract/route.schema';
+import { messageForError } from '../../domain/messages';
 import type { RoutesApi } from './routes-api';
 
 export type Loadable<T> = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; data: T; updating: boolean };
@@ -7,7 +8,7 @@ export type Loadable<T> = { status: 'loading' } | { status: 'error'; message: st
 /**
  * Section 4 "Loading": the list and the readings each have a loading state, an updating state
  * (a refresh while the old data stays on screen) and an error flag; a refresh while one is in
- * flight is skipped.
+ * flight is skipped. A failed load reads the spec's messages (section 5), never the raw server text.
  */
 function useLoad<T>(load: (() => Promise<T>) | null) {
   const [state, setState] = useState<Loadable<T>>({ status: 'loading' });
@@ -27,7 +28,7 @@ function useLoad<T>(load: (() => Promise<T>) | null) {
       const data = await load();
       if (alive.current) setState({ status: 'ready', data, updating: false });
     } catch (e) {
-      if (alive.current) setState((s) => (s.status === 'ready' ? { ...s, updating: false } : { status: 'error', message: (e as Error).message }));
+      if (alive.current) setState((s) => (s.status === 'ready' ? { ...s, updating: false } : { status: 'error', message: messageForError(e) }));
       if (alive.current) throw e;
     } finally {
       inFlight.current = false;
