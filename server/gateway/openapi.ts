@@ -54,7 +54,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /create-self': { summary: 'Create the signed-in user’s profile after sign-up', tag: 'Users', body: createSelfRequestSchema, response: currentUserSchema },
   'POST /reauthenticate': { summary: 'Confirm the current password again (before turning MFA off or changing the email)', tag: 'Users', body: reauthenticateRequestSchema, status: 204, access: 'The user themself' },
   'GET /users/current-v2': { summary: 'The signed-in user', tag: 'Users', query: currentUserQuerySchema, response: currentUserSchema },
-  'PATCH /users/:memberId': { summary: 'Update the signed-in user (name and mobile, or display settings)', tag: 'Users', body: updateUserRequestSchema, response: currentUserSchema, access: 'The user themself' },
+  'PATCH /users/:memberId': { summary: 'Update the signed-in user (name and mobile, or display settings)', tag: 'Users', query: memberQuerySchema, body: updateUserRequestSchema, response: currentUserSchema, access: 'The user themself' },
   'GET /users': { summary: 'Whether an account has an email address (invite form)', tag: 'Users', query: userLookupQuerySchema, response: userLookupResponseSchema, access: 'Managers of any organisation' },
   'GET /organisations': { summary: 'The user’s organisations', tag: 'Organisations', response: organisationListSchema },
   'PUT /organisations/:orgId': { summary: 'Rename the organisation or change its unit and notification settings', tag: 'Organisations', body: organisationUpdateSchema, response: organisationSchema, access: MANAGERS },

@@ -5,6 +5,7 @@ import { MANAGERS, type GatewayEnv } from '../http/auth';
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
 import { claimSensorRequestSchema, signupRequestSchema } from '../../src/contract/user.schema';
 import { reauthenticateRequestSchema } from '../../src/contract/account.schema';
+import { memberQuerySchema } from '../../src/contract/member.schema';
 import { createSelfRequestSchema, currentUserQuerySchema, updateUserRequestSchema, userLookupQuerySchema, userLookupResponseSchema } from '../../src/contract/account.schema';
 import { checkEmail, checkName, normaliseEmail } from '../../src/domain/sign-up-rules';
 import { one } from '../db/db';
@@ -87,6 +88,7 @@ export function userRoutes(ctx: AppContext) {
   });
 
   r.patch('/users/:memberId', async (c) => {
+    memberQuerySchema.parse(c.req.query());
     const caller = c.get('caller');
     const target = uuidParam(c, 'memberId');
     if (target !== caller.id.toLowerCase()) {

@@ -29,7 +29,10 @@ export type Member = z.infer<typeof memberSchema>;
 export const memberListSchema = z.object({ members: z.array(memberSchema) });
 
 export const memberPathSchema = z.object({ orgId: z.string(), memberId: uuid });
-export const memberQuerySchema = z.object({ region: safeText.max(64).optional() });
+/** The user pool's region the member and user calls name (organisation-and-routes 8), e.g. ap-southeast-2. */
+export const regionSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'region must be a region name such as ap-southeast-2');
+/** ?region= of the member and user calls. */
+export const memberQuerySchema = z.object({ region: regionSchema.optional() });
 
 /** PATCH .../members/{memberId}: a new role (member, admin, meter reader) or a notification rule (null: the default applies). */
 export const memberPatchSchema = z.union([

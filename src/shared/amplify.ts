@@ -119,6 +119,8 @@ export function configureIdentity(config: ClientConfig, onNoSession: () => void 
   });
   configureGateway({
     endpoint: config.api.endpoint,
+    // the user pool's region (the part of its id before '_', as aws-amplify reads it): the member and user calls name it
+    region: config.auth.userPoolId.split('_')[0],
     getIdToken: async () => {
       const token = await currentIdToken().catch(() => undefined);
       if (!token) onNoSession();

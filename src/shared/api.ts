@@ -7,6 +7,8 @@ export interface GatewayConfig {
   getIdToken: () => Promise<string | undefined>;
   /** The token getIdToken would give at once, if it is already held and not due for refresh (no wait). */
   heldIdToken?: () => string | undefined;
+  /** The user pool's region (ap-southeast-2 in ap-southeast-2_AbC), named by the member and user calls. */
+  region?: string;
 }
 
 let gateway: GatewayConfig = { endpoint: '/api', getIdToken: async () => undefined };
@@ -81,6 +83,9 @@ export const api = {
   patch: <T>(path: string, body?: unknown, opts?: CallOptions<T>) => call<T>('PATCH', path, { ...opts, body }),
   delete: <T>(path: string, body?: unknown, opts?: CallOptions<T>) => call<T>('DELETE', path, { ...opts, body }),
 };
+
+/** ?region= of the member and user calls (organisation-and-routes 8). */
+export const regionQuery = () => ({ region: gateway.region });
 
 /** The current ID token, for the data worker and the MQTT connection. */
 export const getIdToken = () => gateway.getIdToken();

@@ -101,7 +101,12 @@ describe('user settings in the browser (issue 13)', () => {
   it('account: the mobile rule, no call when nothing changed, and a saved name shows in the header at once', async () => {
     const page = await as(email, '/settings/account', 1280, password);
     const patches: string[] = [];
-    page.on('request', (r) => r.method() === 'PATCH' && r.url().includes('/api/users/') && patches.push(r.postData() ?? ''));
+    const regions: (string | null)[] = [];
+    page.on('request', (r) => {
+      if (r.method() !== 'PATCH' || !r.url().includes('/api/users/')) return;
+      patches.push(r.postData() ?? '');
+      regions.push(new URL(r.url()).searchParams.get('region'));
+    });
     await page.getByRole('button', { name: 'Save' }).click();
     await toast(page, USER_SETTINGS_MESSAGES.noChanges);
     await page.getByLabel('Mobile number').fill('12345');
@@ -114,6 +119,8 @@ describe('user settings in the browser (issue 13)', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await toast(page, USER_SETTINGS_MESSAGES.accountUpdated);
     expect(patches.map((p) => JSON.parse(p))).toEqual([{ name: 'Sam Renamed', mobile: '+64215550123' }]);
+    // the user pool's region (the demo pool is local_demo) rides along, as the spec's call lists it
+    expect(regions).toEqual(['local']);
     // the profile menu (header) reads the refreshed user
     await page.getByRole('banner').getByText('Sam Renamed').waitFor();
     await page.reload();

@@ -66,6 +66,15 @@ describe.each(testDrivers)('user settings and webhook test calls on %s', (driver
     expect((await call('member', 'PATCH', `/users/${ids.member}`, { name: 'Ok', displaySettings: { timeDisplay: 'Friendly' } })).status).toBe(400);
   });
 
+  it('?region= (the user pool region, organisation-and-routes 8) on the user and member calls: a region name is accepted, anything else refused with 400', async () => {
+    expect((await call('member', 'PATCH', `/users/${ids.member}?region=local`, { name: 'Mere Tane' })).status).toBe(200);
+    const bad = await call('member', 'PATCH', `/users/${ids.member}?region=${encodeURIComponent('<script>')}`, { name: 'Mere Tane' });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).toContain('region must be a region name such as ap-southeast-2');
+    const member = await call('member', 'PATCH', `/organisations/${org.id}/members/${ids.member}?region=AP_SOUTHEAST`, { cognitoIdentityId: ids.member, notificationRule: null });
+    expect(member.status).toBe(400);
+  });
+
   it('PATCH /users displaySettings.timeDisplay: Friendly or AmericanLocal only; read back by current-v2', async () => {
     const res = await call('admin', 'PATCH', `/users/${ids.admin}`, { displaySettings: { timeDisplay: 'AmericanLocal' } });
     expect(res.status).toBe(200);

@@ -8,7 +8,7 @@ import { currentUserSchema } from '../../contract/user.schema';
 import { messageForError } from '../../domain/messages';
 import { checkEmail } from '../../domain/sign-up-rules';
 import { checkAccount, MOBILE_COUNTRIES, splitMobile, USER_SETTINGS_MESSAGES } from '../../domain/user-settings';
-import { ApiError, api } from '../../shared/api';
+import { ApiError, api, regionQuery } from '../../shared/api';
 import { useSession } from '../../shared/session';
 import type { UserSettingsProps } from './user-settings-page';
 import { TwoFactorSettings } from './two-factor-settings';
@@ -32,7 +32,7 @@ export function AccountSection({ onUserChanged }: UserSettingsProps) {
     if (!checked.changes) return notice('blue', USER_SETTINGS_MESSAGES.noChanges);
     setSaving(true);
     try {
-      const updated = await api.patch(`/users/${user.cognitoIdentityId}`, checked.changes, { schema: currentUserSchema });
+      const updated = await api.patch(`/users/${user.cognitoIdentityId}`, checked.changes, { schema: currentUserSchema, query: regionQuery() });
       setName(updated.name);
       const split = splitMobile(updated.mobile);
       setCountry(split.country);

@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { currentUserSchema } from '../../contract/user.schema';
 import { formatTime, type TimeDisplay } from '../../domain/time-format';
 import { displayChange, TIME_DISPLAYS, USER_SETTINGS_MESSAGES } from '../../domain/user-settings';
-import { api } from '../../shared/api';
+import { api, regionQuery } from '../../shared/api';
 import { useSession } from '../../shared/session';
 import type { UserSettingsProps } from './user-settings-page';
 
@@ -22,7 +22,7 @@ export function DisplaySection({ onUserChanged }: UserSettingsProps) {
     setValue(change);
     setSaving(true);
     try {
-      await api.patch(`/users/${user.cognitoIdentityId}`, { displaySettings: { timeDisplay: change } }, { schema: currentUserSchema });
+      await api.patch(`/users/${user.cognitoIdentityId}`, { displaySettings: { timeDisplay: change } }, { schema: currentUserSchema, query: regionQuery() });
       notifications.show({ color: 'teal', message: USER_SETTINGS_MESSAGES.displayUpdated, autoClose: 4000 });
       onUserChanged();
     } catch {

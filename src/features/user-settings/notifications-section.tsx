@@ -8,7 +8,7 @@ import type { Organisation } from '../../contract/organisation.schema';
 import { isManager, ORG_SETTINGS_MESSAGES } from '../../domain/org-settings';
 import { messageForError } from '../../domain/messages';
 import { USER_SETTINGS_MESSAGES } from '../../domain/user-settings';
-import { api } from '../../shared/api';
+import { api, regionQuery } from '../../shared/api';
 import { useSession } from '../../shared/session';
 
 /**
@@ -58,7 +58,7 @@ function OwnRule({ org }: { org: Organisation }) {
     setSaving(true);
     try {
       const notificationRule = change === null ? null : { ...rule, ...change };
-      const me = await api.patch(`/organisations/${org.id}/members/${user.cognitoIdentityId}`, { cognitoIdentityId: user.cognitoIdentityId, notificationRule }, { schema: memberSchema });
+      const me = await api.patch(`/organisations/${org.id}/members/${user.cognitoIdentityId}`, { cognitoIdentityId: user.cognitoIdentityId, notificationRule }, { schema: memberSchema, query: regionQuery() });
       setLoad({ state: 'ready', me });
     } catch {
       notifications.show({ color: 'red', message: ORG_SETTINGS_MESSAGES.changeSettingsFailed, autoClose: 4000 });

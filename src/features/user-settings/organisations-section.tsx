@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { ROLES, type Organisation } from '../../contract/organisation.schema';
 import { ROLE_LABELS } from '../../domain/org-settings';
 import { USER_SETTINGS_MESSAGES } from '../../domain/user-settings';
-import { api } from '../../shared/api';
+import { api, regionQuery } from '../../shared/api';
 import { useSession } from '../../shared/session';
 
 /**
@@ -21,7 +21,7 @@ export function OrganisationsSection() {
   const leave = async (org: Organisation) => {
     setBusy(true);
     try {
-      await api.delete(`/organisations/${org.id}/members/${user.cognitoIdentityId}`, { cognitoIdentityId: user.cognitoIdentityId });
+      await api.delete(`/organisations/${org.id}/members/${user.cognitoIdentityId}`, { cognitoIdentityId: user.cognitoIdentityId }, { query: regionQuery() });
       setLeaving(null);
       notifications.show({ color: 'teal', message: USER_SETTINGS_MESSAGES.left(org.name), autoClose: 4000 });
       await refreshOrganisations();

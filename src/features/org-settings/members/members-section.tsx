@@ -10,7 +10,7 @@ import { inviteResponseSchema } from '../../../contract/invitation.schema';
 import { memberListSchema, type Member } from '../../../contract/member.schema';
 import { userLookupResponseSchema } from '../../../contract/account.schema';
 import { ACTION_ROLE, invitationStatus, memberActions, relativeTime, ROLE_LABELS, type Viewer } from '../../../domain/org-settings';
-import { api } from '../../../shared/api';
+import { api, regionQuery } from '../../../shared/api';
 import type { SettingsSectionProps } from '../section-types';
 import { InviteModal } from './invite-modal';
 import { MemberActionsMenu } from './member-actions-menu';
@@ -23,8 +23,8 @@ const performFor = (orgId: string) =>
     const base = `/organisations/${orgId}`;
     if (action === 'resend') return api.post(`${base}/invite`, { email: member.email }, { query: { resend: 'true' } });
     if (action === 'cancelInvite') return api.delete(`${base}/invite/${encodeURIComponent(member.email)}`);
-    if (action === 'remove') return api.delete(`${base}/members/${member.cognitoIdentityId}`, { cognitoIdentityId: member.cognitoIdentityId });
-    return api.patch(`${base}/members/${member.cognitoIdentityId}`, { cognitoIdentityId: member.cognitoIdentityId, role: ACTION_ROLE[action] });
+    if (action === 'remove') return api.delete(`${base}/members/${member.cognitoIdentityId}`, { cognitoIdentityId: member.cognitoIdentityId }, { query: regionQuery() });
+    return api.patch(`${base}/members/${member.cognitoIdentityId}`, { cognitoIdentityId: member.cognitoIdentityId, role: ACTION_ROLE[action] }, { query: regionQuery() });
   });
 
 /**

@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
 import { memberListSchema, type Member } from '../../../contract/member.schema';
 import { ORG_SETTINGS_MESSAGES } from '../../../domain/org-settings';
-import { api } from '../../../shared/api';
+import { api, regionQuery } from '../../../shared/api';
 import type { SettingsSectionProps } from '../section-types';
 import { RuleDialog, type RuleDialogMode, type Rule } from './rule-dialog';
 
@@ -38,7 +38,7 @@ export function MemberRules({ org, user, isManager, mobile, refreshOrganisations
         await refreshOrganisations();
       } else {
         const id = mode.member!.cognitoIdentityId;
-        await api.patch(`/organisations/${org.id}/members/${id}`, { cognitoIdentityId: id, notificationRule: rule });
+        await api.patch(`/organisations/${org.id}/members/${id}`, { cognitoIdentityId: id, notificationRule: rule }, { query: regionQuery() });
         setReload((n) => n + 1);
       }
       setDialog(null);
