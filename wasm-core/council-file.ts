@@ -2,7 +2,7 @@
 // results file, the exceptions file, the selection CSV and the multi-task CSVs. This side packs
 // the readings into linear memory, names the files and adds the CSV header.
 import { DateTime, IANAZone } from 'luxon';
-import type { MeterInfo, MeterReading, RouteTask } from '../src/contract/route.schema';
+import { EXCEPTION_LABELS, type MeterInfo, type MeterReading, type RouteTask } from '../src/contract/route.schema';
 import type { Core, ZoneOffsets } from './core';
 import { textCell } from './csv-file';
 import { zoneOffsets } from './timezone';
@@ -78,7 +78,8 @@ function pack(rows: readonly { task: ExportTask; r: ExportReading }[]): Packed {
     parts[k++] = noNul(mi.location);
     parts[k++] = noNul(mi.additionalLocationInfo);
     parts[k++] = noNul(r.recorderName);
-    parts[k++] = noNul(r.exception);
+    // the readings CSVs name exceptions as the screens do ('High Consumption', not HighConsumption)
+    parts[k++] = r.exception ? EXCEPTION_LABELS[r.exception] : '';
     const o = i * NUM_FIELDS;
     nums[o] = r.sequence;
     nums[o + 1] = orNaN(r.value);
@@ -87,7 +88,7 @@ function pack(rows: readonly { task: ExportTask; r: ExportReading }[]): Packed {
     nums[o + 4] = orNaN(mi.latitude);
     nums[o + 5] = orNaN(mi.longitude);
     nums[o + 6] = task.taskNumber;
-    nums[o + 7] = (r.completed ? 1 : 0) | (r.serviceRequired ? 2 : 0);
+    nums[o + 7] = (r.completed ? 1 : 0) | (r.serviceRequired ? 2 : 0) | (r.exception !== null && r.exception !== 'NoError' ? 4 : 0);
   }
   return { text: rows.length ? parts.join('\u0000') + '\u0000' : '', nums };
 }

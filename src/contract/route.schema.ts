@@ -35,6 +35,16 @@ export const ROUTE_TYPE_LABELS: Record<RouteType, string> = { commercial: 'Comme
 export const EXCEPTIONS = ['NoError', 'NoConsumption', 'HighConsumption', 'NegativeConsumption', 'Abnormal', 'CantRead', 'ServiceRequired'] as const;
 export const exceptionSchema = z.enum(EXCEPTIONS);
 export type MeterException = z.infer<typeof exceptionSchema>;
+/** How the screens and the readings CSVs name each exception. */
+export const EXCEPTION_LABELS: Record<MeterException, string> = {
+  NoError: 'No Error',
+  NoConsumption: 'No Consumption',
+  HighConsumption: 'High Consumption',
+  NegativeConsumption: 'Negative Consumption',
+  Abnormal: 'Abnormal',
+  CantRead: "Can't Read",
+  ServiceRequired: 'Service Required',
+};
 
 export const CANT_READ_CODES = ['Buried', "Can't Find", 'Car Over', 'Damaged', 'Disconnected', 'Dog', 'Flooded', 'Leaking', 'No Meter', 'Other'] as const;
 export const cantReadCodeSchema = z.enum(CANT_READ_CODES);

@@ -36,6 +36,7 @@ const N_FLAGS = 7; // bit 0 completed, bit 1 service required
 
 const F_COMPLETED = 1;
 const F_SERVICE = 2;
+const F_EXCEPTION = 4; // an exception other than none (the text field holds its display name)
 
 /** Start of each text field of the current reading (filled by scanRow). */
 const fieldStart = new StaticArray<i32>(TEXT_FIELDS);
@@ -259,15 +260,6 @@ export function councilResultRows(n: i32, text: usize, nums: usize, zt: usize, z
   return <i32>(w - out);
 }
 
-/** Whether the exception field is empty or NoError. */
-function noException(text: usize): bool {
-  const len = fLen(T_EXCEPTION);
-  if (len == 0) return true;
-  if (len != 7) return false;
-  const s = fStart(text, T_EXCEPTION);
-  // "NoError" as little-endian u32 "NoEr" + u16 "ro" + u8 "r"
-  return load<u32>(s) == 0x72456f4e && load<u16>(s + 4) == 0x6f72 && load<u8>(s + 6) == 0x72;
-}
 
 export const CSV_ALL = 0;
 export const CSV_EXCEPTIONS = 1;
@@ -287,7 +279,7 @@ export function councilCsvRows(n: i32, text: usize, nums: usize, zt: usize, zo: 
     const flags = <i32>num(nums, i, N_FLAGS);
     if (mode == CSV_EXCEPTIONS) {
       if ((flags & F_COMPLETED) == 0) continue;
-      if (noException(text) && fLen(T_CANT_READ) == 0 && fLen(T_COMMENT) == 0 && (flags & F_SERVICE) == 0) continue;
+      if ((flags & F_EXCEPTION) == 0 && fLen(T_CANT_READ) == 0 && fLen(T_COMMENT) == 0 && (flags & F_SERVICE) == 0) continue;
     }
     w = writeNumber(w, num(nums, i, N_SEQUENCE), 0);
     w = comma(w);

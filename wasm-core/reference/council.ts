@@ -1,4 +1,5 @@
 // Reference for assembly/council.ts: the same rows, written from the reading objects with strings.
+import { EXCEPTION_LABELS } from '../../src/contract/route.schema';
 import type { ExportReading, ExportTask } from '../council-file';
 import type { ZoneOffsets } from '../core';
 import { civilFromDays, refFormatNumber, zoneOffsetAt } from './csv';
@@ -107,7 +108,7 @@ export function refCsvFields(task: ExportTask, r: ExportReading, zone: ZoneOffse
     time,
     cell(r.recorderName),
     n0(r.lastRecordedReading),
-    cell(r.exception),
+    cell(r.exception ? EXCEPTION_LABELS[r.exception] : ''),
     r.serviceRequired ? 'Yes' : 'No',
     cell(r.notes),
     cell(task.routeName),

@@ -1,4 +1,4 @@
-import { routeProgress, type MeterReading, type RouteProgress, type RouteTask } from '../../contract/route.schema';
+import { EXCEPTION_LABELS, routeProgress, type MeterReading, type RouteProgress, type RouteTask } from '../../contract/route.schema';
 
 /**
  * Pure rules of the service-route screens (organisation-and-routes 2.4, 4, 9): progress, time
@@ -42,15 +42,7 @@ export function startCase(s: string): string {
   return s.toLowerCase().replace(/(^|[\s\-/(])([a-z])/g, (_, sep: string, c: string) => sep + c.toUpperCase());
 }
 
-export const EXCEPTION_LABELS: Record<NonNullable<MeterReading['exception']>, string> = {
-  NoError: 'No Error',
-  NoConsumption: 'No Consumption',
-  HighConsumption: 'High Consumption',
-  NegativeConsumption: 'Negative Consumption',
-  Abnormal: 'Abnormal',
-  CantRead: "Can't Read",
-  ServiceRequired: 'Service Required',
-};
+export { EXCEPTION_LABELS };
 /** "No Error" stands for none. */
 export const exceptionLabel = (e: MeterReading['exception']) => EXCEPTION_LABELS[e ?? 'NoError'];
 
