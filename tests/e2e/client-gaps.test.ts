@@ -137,6 +137,8 @@ describe('the monitoring client in the browser: issue 9 gaps', () => {
   it("gap 10: the dashboard map opens at the spec's zoom 14 (its scale reads in metres, not kilometres)", async () => {
     const page = await as('member@demo.test');
     await page.goto(`${baseUrl}${ORG}/sensors/1A2B3C4D`);
+    // the mini-map loads once scrolled into view (issue 34: the first screen loads no map)
+    await page.getByTestId('sensor-map-waiting').scrollIntoViewIfNeeded();
     const scale = page.locator('.maplibregl-ctrl-scale');
     await scale.waitFor();
     await expect.poll(async () => (await scale.textContent())?.trim()).toMatch(/^\d+\s?m$/);

@@ -51,6 +51,23 @@ describe('the meter reader app in the browser (issue 33)', () => {
     return page;
   }
 
+  /**
+   * The network off (or on again) for the page's context: the browser's offline emulation, which sets
+   * navigator.onLine and fires the events, and every request from the context, its service worker's
+   * included, failing as with no network. The emulation alone let a request through while a reload
+   * booted under a loaded machine, and a capture the test held offline reached the server.
+   */
+  const network = async (page: Page, on: boolean) => {
+    const context = page.context();
+    if (on) {
+      await context.unroute('**/*');
+      await context.setOffline(false);
+    } else {
+      await context.setOffline(true);
+      await context.route('**/*', (route) => route.abort('internetdisconnected'));
+    }
+  };
+
   /** The service worker has installed and controls the page (clientsClaim: the first visit too). */
   const controlled = (page: Page) =>
     page.waitForFunction(() => navigator.serviceWorker.controller?.scriptURL.endsWith('/reader/sw.js') === true, null, { timeout: 120_000, polling: 250 });
@@ -96,7 +113,7 @@ describe('the meter reader app in the browser (issue 33)', () => {
     await card.getByRole('button', { name: 'Download', exact: true }).click();
     await card.getByText(/^Downloaded /).waitFor();
 
-    await page.context().setOffline(true);
+    await network(page, false);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'My route tasks' }).waitFor();
     await page.getByTestId('sync-panel').getByText('Offline', { exact: true }).waitFor();
@@ -122,7 +139,7 @@ describe('the meter reader app in the browser (issue 33)', () => {
     await page.getByTestId('sync-waiting').getByText('1 waiting').waitFor();
     expect(await recorded(1004)).toEqual([]);
 
-    await page.context().setOffline(false);
+    await network(page, true);
     await page.getByTestId('sync-sent').getByText('1 sent').waitFor({ timeout: 60_000 });
     await page.getByTestId('sync-waiting').getByText('0 waiting').waitFor();
     expect(await recorded(1004)).toEqual([{ value, completed: true, address }]);
@@ -199,14 +216,14 @@ describe('the meter reader app in the browser (issue 33)', () => {
     // 3: offline, it waits on the device; back online it is sent
     await expect.poll(addressNow).not.toBe(second.address);
     const third = { address: await addressNow(), value: (await previousOf(page)) + 2 };
-    await page.context().setOffline(true);
+    await network(page, false);
     await page.getByTestId('sync-panel').getByText('Offline', { exact: true }).waitFor();
     await reading.fill(String(third.value));
     await page.getByLabel('Notes').fill('Gate locked,\nowner let me in');
     await page.getByRole('button', { name: 'Save reading' }).click();
     await page.getByTestId('sync-waiting').getByText('1 waiting').waitFor();
     await page.screenshot({ path: `${SHOTS}/reader-waiting.png`, fullPage: true });
-    await page.context().setOffline(false);
+    await network(page, true);
     await sent(3);
     await page.getByTestId('sync-waiting').getByText('0 waiting').waitFor();
     await page.getByRole('button', { name: '‹ Tasks' }).click();
@@ -242,13 +259,13 @@ describe('the meter reader app in the browser (issue 33)', () => {
     await card.getByRole('button', { name: 'Open' }).click();
     await page.getByRole('heading', { level: 1, name: 'Task 1003 · MAK-03' }).waitFor();
     const address = (await page.getByRole('heading', { level: 2 }).first().textContent())!;
-    await page.context().setOffline(true);
+    await network(page, false);
     await page.getByLabel('Reading', { exact: true }).fill(String((await previousOf(page)) + 1));
     await page.getByRole('button', { name: 'Save reading' }).click();
     await page.getByTestId('sync-waiting').getByText('1 waiting').waitFor();
     // meanwhile the council's results file was exported: the server refuses the capture
     await s.ctx.db.query(`UPDATE route_tasks SET exported = true WHERE org_id = $1 AND task_number = 1003`, [harbour]);
-    await page.context().setOffline(false);
+    await network(page, true);
     await page.getByTestId('sync-refused').getByText('1 refused').waitFor({ timeout: 60_000 });
     const refused = page.getByTestId('refused-capture');
     await refused.getByText(new RegExp(`^${address}: .+ \\(kept on this device: \\d+\\)$`)).waitFor();

@@ -63,7 +63,8 @@ export function StatusAlerts({ sensor, orgId, unit, timeDisplay, timeZone }: Sta
           // the title runs into the text (not a line of its own): an open alarm keeps the chart on the first screen
           <Alert key={n.id} color={style.color} variant="light" radius="md" py="xs" icon={<Icon size={20} />}>
             <Text size="sm">
-              <Text span fw={700} c={`${style.color}.8`} mr={6}>
+              {/* the Alert's own title colour: dark on the light variant, light on its dark-mode background */}
+              <Text span fw={700} c={`var(--mantine-color-${style.color}-light-color)`} mr={6}>
                 {NOTIFICATION_TITLE[n.meta.type]}
               </Text>
               {notificationText(n, unit)}
