@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { DEMO_PASSWORD, launchBrowser } from './browser';
+import { launchBrowser } from './browser';
+import { idToken as idTokenOf } from './session';
 
 // /accept (monitoring-client 2.1, organisation-and-routes 2.5): an invited user sets a password and
 // joins; the invitation email's link carries the email and the temporary code.
@@ -13,17 +14,7 @@ describe('accepting an invitation (issue 3)', () => {
   });
   afterAll(() => browser?.close());
 
-  /** The admin's ID token from the identity endpoint, the way Amplify asks for it. */
-  async function idToken(email: string) {
-    const config = (await (await fetch(`${baseUrl}/config.json`)).json()) as { auth: { userPoolClientId: string } };
-    const res = await fetch(`${baseUrl}/identity`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-amz-json-1.1', 'X-Amz-Target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
-      body: JSON.stringify({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: config.auth.userPoolClientId, AuthParameters: { USERNAME: email, PASSWORD: DEMO_PASSWORD } }),
-    });
-    const body = (await res.json()) as { AuthenticationResult?: { IdToken: string } };
-    return body.AuthenticationResult!.IdToken;
-  }
+  const idToken = (email: string) => idTokenOf(baseUrl, email);
 
   it('the invited user opens the link, chooses a password and lands in the organisation', async () => {
     const token = await idToken('admin@demo.test');

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { launchBrowser, signIn } from './browser';
+import { inviteAndAccept } from './session';
 import { USER_SETTINGS_MESSAGES } from '../../src/domain/user-settings';
 
 /**
@@ -28,26 +29,7 @@ describe('two-factor authentication in the browser', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    const config = (await (await fetch(`${baseUrl}/config.json`)).json()) as { auth: { userPoolClientId: string } };
-    const auth = await fetch(`${baseUrl}/identity`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-amz-json-1.1', 'X-Amz-Target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
-      body: JSON.stringify({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: config.auth.userPoolClientId, AuthParameters: { USERNAME: 'owner@demo.test', PASSWORD: 'Demo-pass-2026!' } }),
-    });
-    const owner = ((await auth.json()) as { AuthenticationResult: { IdToken: string } }).AuthenticationResult.IdToken;
-    const gateway = (method: string, path: string, body?: unknown) =>
-      fetch(`${baseUrl}/api${path}`, { method, headers: { Authorization: owner, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, unknown>>);
-    const { organisations } = (await gateway('GET', '/organisations')) as { organisations: { id: string; slug: string }[] };
-    await gateway('POST', `/organisations/${organisations.find((o) => o.slug === 'riverbend-water')!.id}/invite`, { email, name: 'Mia Mfa', role: 1 });
-    const { messages } = (await (await fetch(`${baseUrl}/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { kind?: string; text?: string }[] };
-    const link = new URL(/https?:\/\/\S+\/accept\?\S+/.exec(messages.find((m) => m.kind === 'invitation')!.text!)![0]);
-    const page = await browser.newPage();
-    await page.goto(`${baseUrl}${link.pathname}${link.search}`);
-    await page.getByLabel('New password', { exact: true }).fill(password);
-    await page.getByLabel('Confirm new password').fill(password);
-    await page.getByRole('button', { name: 'Accept invitation' }).click();
-    await page.waitForURL('**/org/riverbend-water/**', { timeout: 30_000 });
-    await page.close();
+    await inviteAndAccept(browser, baseUrl, { email, name: 'Mia Mfa', password });
   }, 120_000);
   afterAll(() => browser?.close());
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, signIn } from './browser';
+import { DEMO_PASSWORD, launchBrowser, signIn } from './browser';
 import { startTestServer, type TestServer } from '../server/harness';
 
 export interface PageOptions {
@@ -77,3 +77,47 @@ async function reportOpenPages(browser: Browser, testName: string): Promise<void
  * the file changes does not move the ground under other files. Call in beforeAll.
  */
 export const startOwnDemoServer = (): Promise<TestServer> => startTestServer('pglite', { SEED_DEMO: 'true', SIMULATOR: 'false', DEMO_MODE: 'true' });
+
+/** An account's ID token from the identity endpoint, asked as aws-amplify's USER_PASSWORD_AUTH asks. */
+export async function idToken(baseUrl: string, email: string, password = DEMO_PASSWORD): Promise<string> {
+  const config = (await (await fetch(`${baseUrl}/config.json`)).json()) as { auth: { userPoolClientId: string } };
+  const res = await fetch(`${baseUrl}/identity`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-amz-json-1.1', 'X-Amz-Target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+    body: JSON.stringify({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: config.auth.userPoolClientId, AuthParameters: { USERNAME: email, PASSWORD: password } }),
+  });
+  const body = (await res.json()) as { AuthenticationResult?: { IdToken: string } };
+  if (!body.AuthenticationResult) throw new Error(`no ID token for ${email}: ${res.status} ${JSON.stringify(body)}`);
+  return body.AuthenticationResult.IdToken;
+}
+
+/** A gateway call with an ID token; a status of 300 or more throws with the call and its answer. */
+export async function gateway(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${baseUrl}/api${path}`, { method, headers: { Authorization: token, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<Record<string, unknown>>;
+}
+
+/** The organisation's id by its slug, as the token's account sees its organisations. */
+export async function orgId(baseUrl: string, token: string, slug: string): Promise<string> {
+  const { organisations } = (await gateway(baseUrl, token, 'GET', '/organisations')) as { organisations: { id: string; slug: string }[] };
+  const org = organisations.find((o) => o.slug === slug);
+  if (!org) throw new Error(`no organisation ${slug}`);
+  return org.id;
+}
+
+/** The demo owner invites a new address into an organisation; the invitee opens the emailed link and accepts with a password. */
+export async function inviteAndAccept(browser: Browser, baseUrl: string, invitee: { email: string; name: string; password: string; slug?: string }) {
+  const slug = invitee.slug ?? 'riverbend-water';
+  const owner = await idToken(baseUrl, 'owner@demo.test');
+  await gateway(baseUrl, owner, 'POST', `/organisations/${await orgId(baseUrl, owner, slug)}/invite`, { email: invitee.email, name: invitee.name, role: 1 });
+  const { messages } = (await (await fetch(`${baseUrl}/dev/mailbox?to=${encodeURIComponent(invitee.email)}`)).json()) as { messages: { kind?: string; text?: string }[] };
+  const link = new URL(/https?:\/\/\S+\/accept\?\S+/.exec(messages.find((m) => m.kind === 'invitation')!.text!)![0]);
+  const page = await browser.newPage();
+  await page.goto(`${baseUrl}${link.pathname}${link.search}`);
+  await page.getByLabel('New password', { exact: true }).fill(invitee.password);
+  await page.getByLabel('Confirm new password').fill(invitee.password);
+  await page.getByRole('button', { name: 'Accept invitation' }).click();
+  await page.waitForURL(`**/org/${slug}/**`, { timeout: 30_000 });
+  await page.close();
+}

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_PASSWORD, launchBrowser, signIn } from './browser';
+import { gateway as gatewayOf, idToken as idTokenOf, inviteAndAccept, orgId } from './session';
 import { USER_SETTINGS_MESSAGES } from '../../src/domain/user-settings';
 import { VERIFY_EMAIL_MESSAGES } from '../../src/domain/messages';
 
@@ -22,39 +23,17 @@ describe('user settings in the browser (issue 13)', () => {
   const password = 'Settings-pass-2026!';
   let browser: Browser;
 
-  async function idToken(who: string, pass = DEMO_PASSWORD) {
-    const config = (await (await fetch(`${baseUrl}/config.json`)).json()) as { auth: { userPoolClientId: string } };
-    const res = await fetch(`${baseUrl}/identity`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-amz-json-1.1', 'X-Amz-Target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
-      body: JSON.stringify({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: config.auth.userPoolClientId, AuthParameters: { USERNAME: who, PASSWORD: pass } }),
-    });
-    return ((await res.json()) as { AuthenticationResult: { IdToken: string } }).AuthenticationResult.IdToken;
-  }
-  const gateway = async (token: string, method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${baseUrl}/api${path}`, { method, headers: { Authorization: token, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    expect(res.status, `${method} ${path}`).toBeLessThan(300);
-    return res.json() as Promise<Record<string, unknown>>;
-  };
+  const idToken = (who: string, pass = DEMO_PASSWORD) => idTokenOf(baseUrl, who, pass);
+  const gateway = (token: string, method: string, path: string, body?: unknown) => gatewayOf(baseUrl, token, method, path, body);
 
   beforeAll(async () => {
     browser = await launchBrowser();
     mkdirSync(SHOTS, { recursive: true });
     // a new account in Riverbend Water (accepted through /accept), then in Harbour City Council too
+    await inviteAndAccept(browser, baseUrl, { email, name: 'Sam Settings', password });
     const owner = await idToken('owner@demo.test');
-    const { organisations } = (await gateway(owner, 'GET', '/organisations')) as { organisations: { id: string; slug: string }[] };
-    const org = (slug: string) => organisations.find((o) => o.slug === slug)!.id;
-    await gateway(owner, 'POST', `/organisations/${org('riverbend-water')}/invite`, { email, name: 'Sam Settings', role: 1 });
-    const { messages } = (await (await fetch(`${baseUrl}/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { kind?: string; text?: string }[] };
-    const link = new URL(/https?:\/\/\S+\/accept\?\S+/.exec(messages.find((m) => m.kind === 'invitation')!.text!)![0]);
-    const page = await browser.newPage();
-    await page.goto(`${baseUrl}${link.pathname}${link.search}`);
-    await page.getByLabel('New password', { exact: true }).fill(password);
-    await page.getByLabel('Confirm new password').fill(password);
-    await page.getByRole('button', { name: 'Accept invitation' }).click();
-    await page.waitForURL('**/org/riverbend-water/**', { timeout: 30_000 });
-    await page.close();
-    await gateway(owner, 'POST', `/organisations/${org('harbour-city-council')}/invite`, { email, name: 'Sam Settings', role: 1 });
+    const harbour = await orgId(baseUrl, owner, 'harbour-city-council');
+    await gateway(owner, 'POST', `/organisations/${harbour}/invite`, { email, name: 'Sam Settings', role: 1 });
     const mine = await idToken(email, password);
     const { invitations } = (await gateway(mine, 'GET', '/invitations')) as { invitations: { inviteId: string }[] };
     await gateway(mine, 'POST', `/invitations/${invitations[0].inviteId}/accept`);

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Alert, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 
 /** Heading, messages and body of every signed-out form, so they all read alike. */
@@ -28,5 +28,16 @@ export function FormCard({ title, subtitle, error, notice, children }: { title: 
       )}
       {children}
     </Stack>
+  );
+}
+
+/** "Back to login" under a step of the sign-in (a new password, an authenticator code): it cancels the step. */
+export function BackToLoginButton({ onCancel }: { onCancel: () => void }) {
+  return (
+    <Text size="sm" ta="center">
+      <Anchor component="button" type="button" onClick={onCancel}>
+        Back to login
+      </Anchor>
+    </Text>
   );
 }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { Button, PasswordInput, Stack } from '@mantine/core';
 import { PASSWORD_POLICY_MESSAGE } from '../../domain/password-messages';
-import { FormCard } from './form-card';
+import { BackToLoginButton, FormCard } from './form-card';
 
 /** A new password and its confirmation: the forced new-password form, the reset's second step and /accept share it. */
 export function NewPasswordFields({ busy, password, confirmation, onPassword, onConfirmation }: { busy: boolean; password: string; confirmation: string; onPassword: (v: string) => void; onConfirmation: (v: string) => void }) {
@@ -31,11 +31,7 @@ export function NewPasswordForm({ busy, error, onSubmit, onCancel }: { busy: boo
           </Button>
         </Stack>
       </form>
-      <Text size="sm" ta="center">
-        <Anchor component="button" type="button" onClick={onCancel}>
-          Back to login
-        </Anchor>
-      </Text>
+      <BackToLoginButton onCancel={onCancel} />
     </FormCard>
   );
 }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
-import { FormCard } from './form-card';
+import { Button, Stack, TextInput } from '@mantine/core';
+import { BackToLoginButton, FormCard } from './form-card';
 
 /** The TOTP mode of the login view: the second step of a sign-in with MFA on. */
 export function TotpCodeForm({ busy, error, onSubmit, onCancel }: { busy: boolean; error: string | null; onSubmit: (code: string) => void; onCancel: () => void }) {
@@ -29,11 +29,7 @@ export function TotpCodeForm({ busy, error, onSubmit, onCancel }: { busy: boolea
           </Button>
         </Stack>
       </form>
-      <Text size="sm" ta="center">
-        <Anchor component="button" type="button" onClick={onCancel}>
-          Back to login
-        </Anchor>
-      </Text>
+      <BackToLoginButton onCancel={onCancel} />
     </FormCard>
   );
 }
