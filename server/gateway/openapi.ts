@@ -10,7 +10,7 @@ import { addSensorRequestSchema, addSensorResponseSchema, firmwareListSchema, fu
 import { measurementErrorPageSchema, measurementErrorQuerySchema, measurementPageSchema, measurementQuerySchema } from '../../src/contract/measurement.schema';
 import { sensorListQuerySchema } from '../../src/contract/sensor-summary.schema';
 import { usageQuerySchema, usageSchema } from '../../src/contract/usage.schema';
-import { notificationListSchema } from '../../src/contract/notification.schema';
+import { notificationListSchema, notificationPageSchema, notificationQuerySchema } from '../../src/contract/notification.schema';
 import { integrationInputSchema, integrationListSchema, integrationQuerySchema, integrationSchema, testNotificationResultSchema, webhookEventSchema } from '../../src/contract/live.schema';
 import { webhookTestResultSchema } from '../../src/contract/webhook-test.schema';
 import { cancelTaskRequestSchema, createTaskRequestSchema, pendingConfigResponseSchema, pendingConfigSchema, taskListQuerySchema, taskListSchema, taskResponseSchema } from '../../src/contract/downlink-task.schema';
@@ -78,7 +78,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /admin/firmware': { summary: 'Firmware versions', tag: 'Sensors', response: firmwareListSchema, access: SITE_ADMINS },
   'GET /admin/client-errors': { summary: 'Reported client errors', tag: 'Service', query: clientErrorQuerySchema, response: clientErrorPageSchema, access: SITE_ADMINS },
   'GET /geocode': { summary: 'Look up a place', tag: 'Sensors', query: geocodeQuerySchema, response: geocodeResponseSchema },
-  'GET /organisations/:orgId/notifications': { summary: 'Sensor notifications', tag: 'Notifications', response: notificationListSchema, access: MEMBERS },
+  'GET /organisations/:orgId/notifications': { summary: 'Sensor notifications: without parameters the spec’s list (the newest 200); with any of type, state, sensor, limit or cursor, one page in the page’s order (type priority, newest first) with its sensors and the `next` cursor', tag: 'Notifications', query: notificationQuerySchema, response: z.union([notificationListSchema, notificationPageSchema]), access: MEMBERS },
   'POST /organisations/:orgId/notifications/test': { summary: 'Send a test notification to yourself and every webhook', tag: 'Notifications', response: testNotificationResultSchema, access: SITE_ADMINS },
   'GET /organisations/:id/integrations': { summary: 'Webhook integrations', tag: 'Integrations', query: integrationQuerySchema, response: integrationListSchema, access: MANAGERS },
   'POST /organisations/:id/integrations': { summary: 'Create a webhook', tag: 'Integrations', body: integrationInputSchema, response: integrationSchema, status: 201, access: MANAGERS },
