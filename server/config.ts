@@ -113,7 +113,14 @@ const schema = z.object({
   STATIC_DIR: z.string().default('./dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ID_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(3600),
-  MAP_STYLE_URL: z.string().optional(),
+  // one MapLibre style per map type (monitoring-client 2.8: Hybrid, Roadmap, Satellite, Terrain); a type
+  // without one is not offered. Roadmap falls back to the street map of MAP_PMTILES_PATH, then to the
+  // offline style; MAP_STYLE_URL is the older name of MAP_STYLE_URL_ROADMAP
+  MAP_STYLE_URL: url(['http', 'https']).optional(),
+  MAP_STYLE_URL_ROADMAP: url(['http', 'https']).optional(),
+  MAP_STYLE_URL_HYBRID: url(['http', 'https']).optional(),
+  MAP_STYLE_URL_SATELLITE: url(['http', 'https']).optional(),
+  MAP_STYLE_URL_TERRAIN: url(['http', 'https']).optional(),
   GEOCODER_URL: url(['http', 'https']).optional(), // a Nominatim server for address search; unset: the bundled gazetteer
   // SMS through Twilio's Messages API; without these, SMS stay in the outbox (readable at /dev/mailbox)
   TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-zA-Z]{8,}$/, 'must look like a Twilio account SID (AC...)').optional(),
@@ -142,6 +149,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // SMS settings come as a set: a partial set is a mistake, not a reason to stay silent
     if (SMS_VARS.some((k) => c[k]) && !SMS_VARS.every((k) => c[k])) {
       for (const k of SMS_VARS) if (!c[k]) rc.addIssue({ code: 'custom', path: [k], message: `is required with ${SMS_VARS.filter((v) => c[v]).join(' and ')}` });
+    }
+    if (c.MAP_STYLE_URL && c.MAP_STYLE_URL_ROADMAP) {
+      rc.addIssue({ code: 'custom', path: ['MAP_STYLE_URL'], message: 'names the Roadmap style as MAP_STYLE_URL_ROADMAP does: set one of them' });
     }
     // with a shared database several processes may run: tokens must name one issuer, not each process's own address
     if (c.DATABASE_URL && !c.PUBLIC_URL) {

@@ -24,7 +24,8 @@ export function contentSecurityPolicy(config: Config): string {
     connect.add(publicOrigin);
     connect.add(publicOrigin.replace(/^http/, 'ws'));
   }
-  for (const o of [originOf(config.MQTT_WS_URL), originOf(config.MAP_STYLE_URL)]) if (o) connect.add(o);
+  const styles = [config.MAP_STYLE_URL, config.MAP_STYLE_URL_ROADMAP, config.MAP_STYLE_URL_HYBRID, config.MAP_STYLE_URL_SATELLITE, config.MAP_STYLE_URL_TERRAIN];
+  for (const o of [config.MQTT_WS_URL, ...styles].map(originOf)) if (o) connect.add(o);
   for (const extra of config.CSP_CONNECT_SRC?.split(/\s+/).filter(Boolean) ?? []) connect.add(extra);
   return [
     "default-src 'self'",

@@ -12,7 +12,7 @@ export const clientConfigSchema = z.object({
   auth: z.object({ userPoolId: z.string().min(1), userPoolClientId: z.string().min(1), userPoolEndpoint: z.string().min(1), preventUserExistenceErrors: z.boolean().optional() }),
   api: z.object({ endpoint: z.string().min(1) }),
   mqtt: z.object({ url: z.string() }),
-  map: z.object({ styles: z.object({ roadmap: z.string(), satellite: z.string(), hybrid: z.string(), terrain: z.string() }) }),
+  map: z.object({ styles: z.object({ roadmap: z.string(), satellite: z.string().optional(), hybrid: z.string().optional(), terrain: z.string().optional() }) }),
   demo: z.boolean(),
   stage: z.enum(['development', 'production']).optional(),
   links: z.object({ support: z.string().optional(), resellerPortal: z.string().optional() }).optional(),

@@ -74,6 +74,8 @@ export function createFleetMap(container: HTMLElement, opts: FleetMapOptions) {
   // a state the page and its tests can read: 'true' once the map has settled after a move
   map.on('movestart', () => (container.dataset.idle = 'false'));
   map.on('idle', () => (container.dataset.idle = 'true'));
+  // and the name of the style on screen (the map type switcher loads another)
+  map.on('style.load', () => (container.dataset.style = map.getStyle()?.name ?? ''));
 
   const jump = (v: InitialView, animate: boolean) => {
     if (v.kind === 'centre') (animate ? map.easeTo.bind(map) : map.jumpTo.bind(map))({ center: [v.centre.longitude, v.centre.latitude], zoom: v.zoom });

@@ -17,12 +17,16 @@ export interface Session {
   refreshOrganisations(): Promise<void>;
 }
 
+/** The map types of monitoring-client 2.8 and their MapLibre style URLs. */
+export type MapStyles = { roadmap: string } & Partial<Record<'hybrid' | 'satellite' | 'terrain', string>>;
+
 export interface ClientConfig {
   /** preventUserExistenceErrors: the identity endpoint answers a reset for an unknown address as for a known one (absent: true, Cognito's default). */
   auth: { userPoolId: string; userPoolClientId: string; userPoolEndpoint: string; preventUserExistenceErrors?: boolean };
   api: { endpoint: string };
   mqtt: { url: string };
-  map: { styles: Record<'roadmap' | 'satellite' | 'hybrid' | 'terrain', string> };
+  /** Each map type's style: Roadmap always, Hybrid, Satellite and Terrain only where the deployment has them. */
+  map: { styles: MapStyles };
   demo: boolean;
   /** The deployment stage (server STAGE); the Radar Config section is hidden in production (sensor-setup 2). Absent: production. */
   stage?: 'development' | 'production';

@@ -55,6 +55,8 @@ describe('the map page (issue 15)', () => {
     await expect.poll(() => page.getByRole('list', { name: 'Sensors on the map' }).getByRole('listitem').count()).toBe(10);
     // fitted to sensors 700 km apart: the banner asks to zoom in
     await page.getByText('Zoom in to project level to see each sensor on its own.').waitFor();
+    // the offline default draws a road map's ground only: no Hybrid, Satellite or Terrain to switch to (issue 34)
+    await expect(page.getByRole('radiogroup', { name: 'Map type' }).count()).resolves.toBe(0);
     for (const [serial, status] of Object.entries(DEMO)) {
       await listItem(page, serial).click();
       await page.waitForURL(`**${MAP}/${serial}`);

@@ -13,6 +13,7 @@ import { MapSensorList } from './map-sensor-list';
 import { SensorCard } from './sensor-card';
 
 export type MapType = keyof ClientConfig['map']['styles'];
+// the switcher's order (monitoring-client 2.8); it offers the types the deployment has a style for
 const MAP_TYPES: { value: MapType; label: string }[] = [
   { value: 'hybrid', label: 'Hybrid' },
   { value: 'roadmap', label: 'Roadmap' },
@@ -62,12 +63,15 @@ export function MapPage({ fleet, points: read, selected, org, styles, timeDispla
     onSelect(serial);
   };
 
+  const types = MAP_TYPES.filter((t) => styles[t.value]);
   const map = (
     <Box pos="relative" h="100%" style={{ flex: 1, minWidth: 0 }}>
-      <FleetMap points={points} styleUrl={styles[type]} selectedSerial={selectedSerial} onSelect={select} onZoom={setZoom} />
-      <Paper pos="absolute" top={10} left={10} shadow="sm" p={4} radius="md">
-        <SegmentedControl size="xs" aria-label="Map type" value={type} onChange={(v) => setType(v as MapType)} data={MAP_TYPES} />
-      </Paper>
+      <FleetMap points={points} styleUrl={styles[type] ?? styles.roadmap} selectedSerial={selectedSerial} onSelect={select} onZoom={setZoom} />
+      {types.length > 1 && (
+        <Paper pos="absolute" top={10} left={10} shadow="sm" p={4} radius="md">
+          <SegmentedControl size="xs" aria-label="Map type" value={type} onChange={(v) => setType(v as MapType)} data={types} />
+        </Paper>
+      )}
       {needsZoomIn(zoom) && !bannerClosed && points.length > 0 && (
         <Alert
           pos="absolute"

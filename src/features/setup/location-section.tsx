@@ -51,7 +51,8 @@ export default function LocationSection({ sensor, org, mapStyles, onSaved }: Sec
           latitude={position?.latitude ?? null}
           longitude={position?.longitude ?? null}
           name={sensor.name}
-          styleUrl={mapStyles.hybrid}
+          // hybrid as sensor-setup 2 asks, where the deployment has it
+          styleUrl={mapStyles.hybrid ?? mapStyles.roadmap}
           height={320}
           zoom={LOCATION_ZOOM}
           onPick={saving ? undefined : place}

@@ -1,6 +1,7 @@
 import type { ComponentType, LazyExoticComponent } from 'react';
 import type { Organisation } from '../../contract/organisation.schema';
 import type { Sensor } from '../../contract/sensor.schema';
+import type { MapStyles } from '../../shared/session';
 
 /** What every setup section receives from the frame. */
 export interface SectionProps {
@@ -9,7 +10,7 @@ export interface SectionProps {
   isSiteAdmin: boolean;
   mobile: boolean;
   /** Map styles from /config.json (the location section). */
-  mapStyles: Record<'roadmap' | 'satellite' | 'hybrid' | 'terrain', string>;
+  mapStyles: MapStyles;
   /** The deployment is in the production stage (the radar section is hidden there). */
   production: boolean;
   /** The path of another section of this sensor (links such as 'Advanced Settings'). */
