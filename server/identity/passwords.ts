@@ -11,8 +11,24 @@ const scrypt = (pw: string, salt: Buffer, len: number, opts: ScryptOptions) =>
     return new Promise<Buffer>((resolve, reject) => scryptCb(pw, salt, len, opts, (err, key) => (err ? reject(err) : resolve(key))));
   });
 
-// OWASP Password Storage Cheat Sheet: scrypt with N=2^17, r=8, p=1 (memory-hard, ~128 MiB).
-const PARAMS = { N: 2 ** 17, r: 8, p: 1 };
+/** OWASP Password Storage Cheat Sheet: scrypt with N=2^17, r=8, p=1 (memory-hard, ~128 MiB). */
+export const SCRYPT_LOG2_N = 17;
+
+/**
+ * The cost new hashes are made with: OWASP's, unless a test suite that is not about hashing lowers it
+ * with TEST_SCRYPT_LOG2_N (10 to 17; vitest.config.ts). A server with NODE_ENV=production refuses
+ * to start with it. A stored hash names its own cost, so verifying reads it from the hash.
+ */
+export function scryptParams(env: NodeJS.ProcessEnv = process.env) {
+  const raw = env.TEST_SCRYPT_LOG2_N;
+  if (raw === undefined || raw === '') return { N: 2 ** SCRYPT_LOG2_N, r: 8, p: 1 };
+  if (env.NODE_ENV === 'production') throw new Error('TEST_SCRYPT_LOG2_N lowers the password hash cost for test suites; a production server does not accept it');
+  const log2 = Number(raw);
+  if (!Number.isInteger(log2) || log2 < 10 || log2 > SCRYPT_LOG2_N) throw new Error(`TEST_SCRYPT_LOG2_N must be a whole number from 10 to ${SCRYPT_LOG2_N}, not '${raw}'`);
+  return { N: 2 ** log2, r: 8, p: 1 };
+}
+
+const PARAMS = scryptParams();
 const KEYLEN = 32;
 const MAXMEM = 256 * 1024 * 1024;
 

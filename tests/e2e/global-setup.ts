@@ -29,7 +29,7 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'tw-e2e-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(dataDir, 'db'), LOG_LEVEL: 'info', SIMULATOR_SPEED: process.env.E2E_SIMULATOR_SPEED ?? '60',
+    env: { ...process.env, TEST_SCRYPT_LOG2_N: '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(dataDir, 'db'), LOG_LEVEL: 'info', SIMULATOR_SPEED: process.env.E2E_SIMULATOR_SPEED ?? '60',
       // the webhook tests' receiver listens on this machine (loopback), which is refused otherwise
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,71 @@
+/**
+ * Runs the e2e project as E2E_SHARDS (default 2) vitest processes at once, each with its own server
+ * and demo world (tests/e2e/global-setup.ts starts one per process on a free port and data
+ * directory). The browser files mostly wait (on pages, the simulator, the server), so two processes
+ * on two cores finish in well under the time of one (docs/testing.md). Files are dealt to the
+ * shards by their usual duration, longest first, so the shards end close together; a file not in
+ * the table counts as a short one. Each shard's output is printed whole when it ends.
+ *
+ *   node --import tsx tests/e2e/shards.ts [vitest file filters...]
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Seconds each file took with two shards on a 2-core machine (2 Dec 2026); only the order matters. */
+const WEIGHT: Record<string, number> = {
+  'a11y.test.ts': 173,
+  'remote-tasks.test.ts': 92,
+  'routes.test.ts': 85,
+  'org-settings.test.ts': 83,
+  'user-settings.test.ts': 76,
+  'map.test.ts': 72,
+  'setup.test.ts': 60,
+  'auth.test.ts': 46,
+  'reader.test.ts': 45,
+  'chart.test.ts': 42,
+  'live.test.ts': 35,
+  'sensors.test.ts': 34,
+  'client-gaps-own-server.test.ts': 30,
+  'bundles.test.ts': 28,
+  'client-gaps.test.ts': 25,
+};
+const DEFAULT_WEIGHT = 15;
+
+const dir = 'tests/e2e';
+const filters = process.argv.slice(2);
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.test.ts'))
+  .filter((f) => filters.length === 0 || filters.some((x) => join(dir, f).includes(x)))
+  .sort((a, b) => (WEIGHT[b] ?? DEFAULT_WEIGHT) - (WEIGHT[a] ?? DEFAULT_WEIGHT) || a.localeCompare(b));
+const count = Math.max(1, Math.min(Number(process.env.E2E_SHARDS ?? 2) || 1, files.length));
+
+// longest first, each to the shard with the least so far
+const shards = Array.from({ length: count }, () => ({ files: [] as string[], weight: 0 }));
+for (const f of files) {
+  const s = shards.reduce((a, b) => (b.weight < a.weight ? b : a));
+  s.files.push(join(dir, f));
+  s.weight += WEIGHT[f] ?? DEFAULT_WEIGHT;
+}
+
+const vitest = join('node_modules', 'vitest', 'vitest.mjs');
+const started = Date.now();
+const results = await Promise.all(
+  shards.map(
+    (s, i) =>
+      new Promise<number>((resolve) => {
+        console.log(`e2e shard ${i + 1}/${count}: ${s.files.length} files (${s.files.map((f) => f.slice(dir.length + 1)).join(', ')})`);
+        const child = spawn(process.execPath, [vitest, 'run', '--project', 'e2e', ...s.files], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' } });
+        let out = '';
+        child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+        child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+        child.on('close', (code) => {
+          console.log(`\n===== e2e shard ${i + 1}/${count}: exit ${code} after ${Math.round((Date.now() - started) / 1000)} s =====\n${out}`);
+          resolve(code ?? 1);
+        });
+      }),
+  ),
+);
+const failed = results.filter((c) => c !== 0).length;
+console.log(`e2e: ${count} shards, ${failed} failed, ${Math.round((Date.now() - started) / 1000)} s`);
+process.exit(failed ? 1 : 0);
