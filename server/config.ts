@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { pmtilesProblem } from './http/pmtiles-file';
 
 const bool = (dflt: boolean) =>
   z
@@ -121,6 +122,9 @@ const schema = z.object({
   MAP_STYLE_URL_HYBRID: url(['http', 'https']).optional(),
   MAP_STYLE_URL_SATELLITE: url(['http', 'https']).optional(),
   MAP_STYLE_URL_TERRAIN: url(['http', 'https']).optional(),
+  // a PMTiles v3 archive of vector tiles in the Protomaps basemap layout (the operator's region):
+  // served at /map/streets.pmtiles with range requests, drawn as the Roadmap street map
+  MAP_PMTILES_PATH: z.string().min(1).optional(),
   GEOCODER_URL: url(['http', 'https']).optional(), // a Nominatim server for address search; unset: the bundled gazetteer
   // SMS through Twilio's Messages API; without these, SMS stay in the outbox (readable at /dev/mailbox)
   TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-zA-Z]{8,}$/, 'must look like a Twilio account SID (AC...)').optional(),
@@ -149,6 +153,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // SMS settings come as a set: a partial set is a mistake, not a reason to stay silent
     if (SMS_VARS.some((k) => c[k]) && !SMS_VARS.every((k) => c[k])) {
       for (const k of SMS_VARS) if (!c[k]) rc.addIssue({ code: 'custom', path: [k], message: `is required with ${SMS_VARS.filter((v) => c[v]).join(' and ')}` });
+    }
+    if (c.MAP_PMTILES_PATH) {
+      const problem = pmtilesProblem(c.MAP_PMTILES_PATH);
+      if (problem) rc.addIssue({ code: 'custom', path: ['MAP_PMTILES_PATH'], message: problem });
+      if (c.MAP_STYLE_URL_ROADMAP || c.MAP_STYLE_URL) {
+        rc.addIssue({ code: 'custom', path: ['MAP_PMTILES_PATH'], message: `is drawn as the Roadmap map, which ${c.MAP_STYLE_URL_ROADMAP ? 'MAP_STYLE_URL_ROADMAP' : 'MAP_STYLE_URL'} names too: set one of them` });
+      }
     }
     if (c.MAP_STYLE_URL && c.MAP_STYLE_URL_ROADMAP) {
       rc.addIssue({ code: 'custom', path: ['MAP_STYLE_URL'], message: 'names the Roadmap style as MAP_STYLE_URL_ROADMAP does: set one of them' });

@@ -12,7 +12,8 @@ type MapStyles = { roadmap: string } & Partial<Record<keyof typeof OPTIONAL_MAP_
  * place names, which is all it honestly draws). Hybrid, Satellite and Terrain only when configured.
  */
 export function mapStyles(config: Config, origin: string): MapStyles {
-  const styles: MapStyles = { roadmap: config.MAP_STYLE_URL_ROADMAP ?? config.MAP_STYLE_URL ?? `${origin}/map/style.json` };
+  const roadmap = config.MAP_STYLE_URL_ROADMAP ?? config.MAP_STYLE_URL ?? (config.MAP_PMTILES_PATH ? `${origin}/map/streets/style.json` : `${origin}/map/style.json`);
+  const styles: MapStyles = { roadmap };
   for (const type of ['hybrid', 'satellite', 'terrain'] as const) {
     const url = config[OPTIONAL_MAP_TYPES[type]];
     if (url) styles[type] = url;

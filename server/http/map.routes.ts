@@ -1,3 +1,4 @@
+import { layers, namedFlavor } from '@protomaps/basemaps';
 import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { readFileSync } from 'node:fs';
@@ -6,10 +7,12 @@ import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import type { AppContext } from '../context';
 import { publicOrigin } from './origin';
+import { serveByteRanges } from './pmtiles-file';
 
 /**
  * The embedded default map: an offline MapLibre style over Natural Earth's 1:50m countries
- * (the world-atlas package), so maps draw with no network. Production sets MAP_STYLE_URL instead.
+ * (the world-atlas package), so maps draw with no network: the Roadmap style unless a street map
+ * (MAP_PMTILES_PATH, streetStyle below) or MAP_STYLE_URL_ROADMAP is configured.
  */
 type Body = 'land' | 'borders' | 'world';
 let shapes: { land: { features: unknown[] }; borders: unknown } | undefined;
@@ -61,10 +64,47 @@ export function mapStyle(origin: string) {
   };
 }
 
+/** Where the street map's archive is served (MAP_PMTILES_PATH). */
+export const STREETS_ARCHIVE = '/map/streets.pmtiles';
+
+/**
+ * The self-hosted street map: Protomaps' light basemap layers over the PMTiles archive at
+ * MAP_PMTILES_PATH, which the browser reads by range requests through the `pmtiles` protocol
+ * (src/shared/base-map.ts). No glyphs or sprite URL, so nothing leaves this server: MapLibre draws
+ * label text with the browser's own fonts; icons would need a sprite, so labels (town names, road
+ * shields' numbers) lose their icon and layers that are only icons (points of interest, one-way
+ * arrows) are left out.
+ */
+export function streetStyle(origin: string) {
+  const flavor = { ...namedFlavor('light'), pois: undefined };
+  return {
+    version: 8,
+    name: 'Tidewatch streets',
+    sources: {
+      protomaps: { type: 'vector', url: `pmtiles://${origin}${STREETS_ARCHIVE}`, attribution: '© OpenStreetMap contributors' },
+    },
+    layers: layers('protomaps', flavor, { lang: 'en' }).flatMap((l) => {
+      if (l.type !== 'symbol' || !l.layout || !('icon-image' in l.layout)) return [l];
+      if (!('text-field' in l.layout)) return [];
+      const layout = Object.fromEntries(Object.entries(l.layout).filter(([k]) => !k.startsWith('icon-')));
+      return [{ ...l, layout }];
+    }),
+  };
+}
+
 export function mapRoutes(ctx: AppContext) {
   const r = new Hono();
-  r.use('*', compress());
   const cache = (c: { header(k: string, v: string): void }) => c.header('Cache-Control', 'public, max-age=86400');
+  const archive = ctx.config.MAP_PMTILES_PATH;
+  if (archive) {
+    // before the compression below: ranges of an archive are sent as they are stored
+    r.get('/streets.pmtiles', (c) => serveByteRanges(c, archive, 'application/vnd.pmtiles', 'public, max-age=86400'));
+    r.get('/streets/style.json', (c) => {
+      cache(c);
+      return c.json(streetStyle(publicOrigin(ctx, c.req.url)));
+    });
+  }
+  r.use('*', compress());
   r.get('/style.json', (c) => {
     const origin = publicOrigin(ctx, c.req.url);
     cache(c);

@@ -1,10 +1,13 @@
 import * as maplibregl from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import { Protocol } from 'pmtiles';
 import { backgroundAsContainerColour, skipTransparentSky } from './base-map-passes';
 
 // Bundled, MapLibre cannot find its worker beside itself: point it at the emitted asset.
 maplibregl.setWorkerUrl(workerUrl);
+// pmtiles:// sources (the self-hosted street map): tiles read from one archive by HTTP range requests
+maplibregl.addProtocol('pmtiles', new Protocol().tile);
 
 export { maplibregl };
 
