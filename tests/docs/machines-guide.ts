@@ -14,7 +14,10 @@ export const GUIDE = `## Writing a model test
    \`coveringPaths()\` from the model kit, which extends them so every transition of the model is
    taken. Walk each path as its own test (\`it.each\`), and check with the kit's
    \`machineCoverage\` that the paths also exercised every state and transition of the real machine.
-4. Add the machine's rules to [\`tests/docs/machine-rules.ts\`](../tests/docs/machine-rules.ts) and
+4. Pass the paths through the kit's \`documentedPaths(key, paths)\`: it adds a test that their
+   number is the one [\`tests/docs/machine-paths.ts\`](../tests/docs/machine-paths.ts) gives, and
+   that table is where this page's path counts come from. Set the count the test reports there.
+5. Add the machine's rules to [\`tests/docs/machine-rules.ts\`](../tests/docs/machine-rules.ts) and
    run \`npm run docs:machines\` to refresh this page (\`npm test\` fails while it is out of date).
 
 ## Planting a fault

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { AnyStateMachine } from 'xstate';
 import { MACHINE_RULES } from './machine-rules';
 import { GUIDE } from './machines-guide';
+import { MODEL_PATHS } from './machine-paths';
 
 const root = resolve(import.meta.dirname, '../..');
 export const PAGE = join(root, 'docs/machines.md');
@@ -101,6 +102,16 @@ export function testFilesOf(): Record<string, string[]> {
   return out;
 }
 
+/** ' (N paths)' after a model test file, or ' (case: N paths; ...)' where it walks several models (machine-paths.ts). */
+function pathCount(file: string): string {
+  const stem = file.replace(/^.*\//, '').replace(/\.machine\.test\.tsx?$/, '');
+  const entries = Object.entries(MODEL_PATHS).filter(([k]) => k === stem || k.startsWith(`${stem} (`));
+  const n = (v: number) => `${v.toLocaleString('en-GB')} paths`;
+  if (entries.length === 0) return '';
+  if (entries.length === 1 && entries[0][0] === stem) return ` (${n(entries[0][1])})`;
+  return ` (${entries.map(([k, v]) => `${k.slice(stem.length + 2, -1)}: ${n(v)}`).join('; ')})`;
+}
+
 /** The whole page. */
 export async function buildPage(): Promise<string> {
   const machines = await loadMachines();
@@ -119,7 +130,7 @@ export async function buildPage(): Promise<string> {
     if (!rules) throw new Error(`machines/${file} has no rules in tests/docs/machine-rules.ts: add the requirements it models there`);
     parts.push('', `## ${file.replace(/\.machine\.ts$/, '')}`, '');
     const files = tests[file] ?? [];
-    parts.push(`Machine: [\`machines/${file}\`](../machines/${file}). ${files.length ? `Model test: ${files.map((f) => `[\`${f}\`](../${f})`).join(', ')}.` : 'No model test.'}`, '');
+    parts.push(`Machine: [\`machines/${file}\`](../machines/${file}). ${files.length ? `Model test: ${files.map((f) => `[\`${f}\`](../${f})${pathCount(f)}`).join(', ')}.` : 'No model test.'}`, '');
     parts.push('Rules it models:', '', ...rules.map((r) => `- ${r}`));
     for (const m of ms) parts.push('', ...(ms.length > 1 ? [`\`${m.id}\`:`, ''] : []), '```mermaid', mermaid(m), '```');
   }

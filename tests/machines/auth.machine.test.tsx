@@ -12,7 +12,7 @@ import { LoginPage } from '../../src/features/auth/login-page';
 import { SignupPage } from '../../src/features/signup/signup-page';
 import { LOGIN_MESSAGES, RESET_MESSAGES } from '../../src/domain/messages';
 import { theme } from '../../src/app/theme';
-import { controlledActors, coveringPaths, flush, machineCoverage, modelUncovered } from './model-kit';
+import { controlledActors, coveringPaths, flush, machineCoverage, modelUncovered, documentedPaths } from './model-kit';
 import { OUTCOMES, authModel, authModelEvents, expectedMode, userCanCause, type AuthModelEvent, type AuthModelSnapshot, type Outcome } from './auth-model';
 
 // Monitoring-client 2.2 (login modes LOGIN, RESET, NEW_PASSWORD, LOADING), 4 (authentication states),
@@ -164,7 +164,7 @@ function expectView(view: View, expected: AuthModelSnapshot) {
 describe('auth machine against its model (monitoring-client 2.2, 4, 5, 8)', () => {
   afterEach(cleanup);
   const model = createTestModel(authModel, { events: authModelEvents, filterEvents: userCanCause as never });
-  const paths = coveringPaths(model);
+  const paths = documentedPaths('auth', coveringPaths(model));
   const coverage = machineCoverage(authMachine);
 
   it('the paths reach every state and take every transition of the model', () => {

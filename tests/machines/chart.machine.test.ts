@@ -5,6 +5,7 @@ import { CHART_MESSAGES, LIVE_WINDOW_MS, type ChartEvent, type ChartInput } from
 import type { DataMode } from '../../workers/data-api';
 import { presetRange } from '../../src/domain/date-presets';
 import { flush, startChart, viewOf, type ChartHarness } from './chart-harness';
+import { documentedPaths } from './model-kit';
 
 
 const NOW = Date.UTC(2026, 2, 15, 0, 0); // 13:00 in Auckland
@@ -171,7 +172,7 @@ function check(h: ChartHarness, expected: ModelSnap) {
 }
 
 describe('chart machine against its model (monitoring-client 2.6, 4, 7, 9): every shortest path', () => {
-  const paths = model.getShortestPaths();
+  const paths = documentedPaths('chart', model.getShortestPaths());
 
   it('the paths reach every state and take every transition of the model', () => {
     const leaves = chartModel.root.states.data.states;

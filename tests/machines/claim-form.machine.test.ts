@@ -4,7 +4,7 @@ import { createTestModel } from 'xstate/graph';
 import { busyLabel, claimFormMachine, type ClaimFormMode } from '../../machines/claim-form.machine';
 import { NETWORK_MESSAGE } from '../../src/domain/messages';
 import { SIGN_UP_MESSAGES } from '../../src/domain/sign-up-rules';
-import { controlledActors, coveringPaths, flush, machineCoverage, modelUncovered } from './model-kit';
+import { controlledActors, coveringPaths, flush, machineCoverage, modelUncovered, documentedPaths } from './model-kit';
 
 // Monitoring-client 4 (claim form: idle, validating, then success or error; editing a field clears
 // that field's error; the modal resets when reopened) and 5 (serial and claim code rules; a failed
@@ -152,7 +152,7 @@ function check({ ctl, actor }: Form, expected: ModelSnap, mode: ClaimFormMode) {
 
 describe.each<ClaimFormMode>(['claim', 'add'])('claim form machine against its model, mode %s (monitoring-client 4, 5)', (mode) => {
   const model = claimFormModel(mode);
-  const paths = coveringPaths(createTestModel(model, { events }));
+  const paths = documentedPaths(`claim-form (${mode})`, coveringPaths(createTestModel(model, { events })));
   const coverage = machineCoverage(claimFormMachine);
 
   it('the paths reach every state and take every transition of the model', () => {

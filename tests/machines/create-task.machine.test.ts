@@ -5,6 +5,7 @@ import { createTaskMachine } from '../../machines/create-task.machine';
 import { TASK_MESSAGES } from '../../src/domain/remote-tasks';
 import type { CreateTaskRequest } from '../../src/contract/downlink-task.schema';
 import { controlledActors, flush } from './auth-model-kit';
+import { documentedPaths } from './model-kit';
 
 /**
  * The Create Remote Task modal, written from sensor-setup 2 and 8: opening it with no type left
@@ -105,7 +106,7 @@ function check(h: ReturnType<typeof start>, expected: ModelSnap) {
 
 describe('create remote task machine against its model (sensor-setup 2, 8): every shortest path', () => {
   const model = createTestModel(modalModel);
-  const paths = model.getShortestPaths();
+  const paths = documentedPaths('create-task', model.getShortestPaths());
   const events = ['OPEN_SOME', 'OPEN_NONE', 'CLOSE', 'PICK_ALARM', 'PICK_FIRMWARE', 'SUBMIT_SCHEDULE', 'SUBMIT_ALARM', 'OK', ...Object.keys(FAILURES)];
 
   it('reaches every state of the model', () => {

@@ -3,7 +3,7 @@ import { assign, createActor, setup, type EventObject, type SnapshotFrom } from 
 import { createTestModel } from 'xstate/graph';
 import { confirmText, memberActionsMachine } from '../../machines/member-actions.machine';
 import { memberActionNotice, ORG_SETTINGS_MESSAGES, type MemberAction, type MemberRow, type Viewer } from '../../src/domain/org-settings';
-import { controlledActors, coveringPaths, flush, machineCoverage, modelUncovered } from './model-kit';
+import { controlledActors, coveringPaths, flush, machineCoverage, modelUncovered, documentedPaths } from './model-kit';
 
 /**
  * The member list's row actions, modelled from organisation-and-routes 2.1, 4, 6 and 8 (not from
@@ -148,7 +148,7 @@ function check({ ctl, actor }: H, expected: ModelSnap) {
 describe.each(CASES)('member actions machine against its model, viewer $title (organisation-and-routes 2.1, 4, 6, 8)', (c) => {
   const model = memberActionsModel(c);
   const events = eventsFor(c);
-  const paths = coveringPaths(createTestModel(model, { events }));
+  const paths = documentedPaths(`member-actions (${c.title})`, coveringPaths(createTestModel(model, { events })));
   const coverage = machineCoverage(memberActionsMachine);
 
   it('the paths reach every state and take every transition of the model', () => {

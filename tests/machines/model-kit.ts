@@ -1,5 +1,7 @@
 import { fromPromise, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type InspectionEvent } from 'xstate';
 import { createTestModel, getStateNodes, serializeSnapshot, type TestParam } from 'xstate/graph';
+import { expect, it } from 'vitest';
+import { MODEL_PATHS } from '../docs/machine-paths';
 
 /**
  * Shared by the model tests of the auth, sign-up and claim-form machines. Each test writes its
@@ -107,4 +109,15 @@ export function machineCoverage(machine: AnyStateMachine) {
     if (e.type === '@xstate.microstep') for (const t of (e as unknown as { _transitions: Transition[] })._transitions) left.transitions.delete(transitionKey(t));
   };
   return { inspect, uncovered: () => ({ states: [...left.states], transitions: [...left.transitions] }) };
+}
+
+/**
+ * The paths a model test walks, with a test that their number is the one docs/machines.md gives
+ * (tests/docs/machine-paths.ts): a model that gains or loses paths fails here until the page says so.
+ */
+export function documentedPaths<T>(key: string, paths: T[]): T[] {
+  it(`walks the ${MODEL_PATHS[key] ?? '(undocumented)'} paths docs/machines.md gives for ${key}`, () => {
+    expect(paths.length, `set '${key}': ${paths.length} in tests/docs/machine-paths.ts, then run npm run docs:machines`).toBe(MODEL_PATHS[key]);
+  });
+  return paths;
 }

@@ -3,6 +3,7 @@ import { assign, createActor, createMachine } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { moveSensorMachine, type MoveSensorSnapshot } from '../../machines/move-sensor.machine';
 import { controlledActors, coveringPaths, flush } from './auth-model-kit';
+import { documentedPaths } from './model-kit';
 
 /**
  * The move-sensor screen, modelled by hand from sensor-setup 2, 4, 5 and 8: a click or legal typed
@@ -67,7 +68,7 @@ const NOTICE = {
 };
 
 describe('move sensor machine (sensor-setup 2, 4, 5, 8), model-tested', () => {
-  const paths = coveringPaths(createTestModel(model));
+  const paths = documentedPaths('move-sensor', coveringPaths(createTestModel(model)));
   it('covers the model with several paths', () => expect(paths.length).toBeGreaterThan(8));
 
   it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {

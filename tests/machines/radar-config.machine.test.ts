@@ -5,7 +5,7 @@ import { radarConfigMachine } from '../../machines/radar-config.machine';
 import { TASK_MESSAGES } from '../../src/domain/remote-tasks';
 import { FULL_RADAR_DEFAULTS } from '../../src/domain/task-params';
 import type { FullRadarParams, RadarSettings } from '../../src/contract/downlink-task.schema';
-import { controlledActors, coveringPaths, flush, machineCoverage, modelUncovered } from './model-kit';
+import { controlledActors, coveringPaths, flush, machineCoverage, modelUncovered, documentedPaths } from './model-kit';
 
 /**
  * The Radar Config section, written from sensor-setup 2 (radar: full radar configuration, site
@@ -116,7 +116,7 @@ function check(h: ReturnType<typeof start>, expected: ModelSnap) {
 }
 
 describe('radar config machine against its model (sensor-setup 2, 3, 7, 8, 9)', () => {
-  const paths = coveringPaths(createTestModel(model, { events }));
+  const paths = documentedPaths('radar-config', coveringPaths(createTestModel(model, { events })));
   const coverage = machineCoverage(radarConfigMachine);
 
   it('the paths reach every state and take every transition of the model', () => {

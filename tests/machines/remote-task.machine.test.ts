@@ -4,6 +4,7 @@ import { createTestModel } from 'xstate/graph';
 import { remoteTaskMachine, rowControls } from '../../machines/remote-task.machine';
 import { statusDisplay, TASK_MESSAGES } from '../../src/domain/remote-tasks';
 import { controlledActors, flush } from './auth-model-kit';
+import { documentedPaths } from './model-kit';
 
 /**
  * A remote task's row, written from sensor-setup 2, 4 and 8 (not from the machine): Created shows
@@ -86,7 +87,7 @@ function check(h: ReturnType<typeof start>, expected: ModelSnap) {
 }
 
 describe('remote task row machine against its model (sensor-setup 2, 4, 8): every shortest path', () => {
-  const paths = model.getShortestPaths();
+  const paths = documentedPaths('remote-task', model.getShortestPaths());
   const events = ['CANCEL', 'YES', 'NO', 'CANCEL_OK', 'CANCEL_FAIL', ...Object.keys(STATUS_OF)];
 
   it('reaches every state of the model', () => {

@@ -3,6 +3,7 @@ import { assign, createActor, createMachine, type EventObject } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { sensorSaveMachine, updateLabel, type SensorSaveSnapshot } from '../../machines/sensor-save.machine';
 import { controlledActors, coveringPaths, flush } from './auth-model-kit';
+import { documentedPaths } from './model-kit';
 
 /**
  * The save flow of a setup section, modelled by hand from sensor-setup 2, 4 and 8 (not from the
@@ -51,7 +52,7 @@ const valuesOf = (saved: { name: string }) => saved.name;
 
 export function runSavePaths(machine: typeof sensorSaveMachine) {
   const testModel = createTestModel(model);
-  const paths = coveringPaths(testModel);
+  const paths = documentedPaths('sensor-save', coveringPaths(testModel));
   return paths.map((path) => ({
     description: path.description,
     async run() {

@@ -4,6 +4,7 @@ import { createTestModel } from 'xstate/graph';
 import { isBusy, updateRateSaveMachine, type SaveRequest } from '../../machines/update-rate-save.machine';
 import { TASK_MESSAGES } from '../../src/domain/remote-tasks';
 import { controlledActors, flush } from './auth-model-kit';
+import { documentedPaths } from './model-kit';
 
 /**
  * The update-rate save flow, written from sensor-setup 2, 7, 8 and DESIGN.md: with pending
@@ -88,7 +89,7 @@ function check(h: ReturnType<typeof start>, expected: ModelSnap) {
 
 describe('update-rate save machine against its model (sensor-setup 2, 7, 8): every shortest path', () => {
   const model = createTestModel(saveModel);
-  const paths = model.getShortestPaths();
+  const paths = documentedPaths('update-rate-save', model.getShortestPaths());
   const events = ['SAVE_NOTHING_PENDING', 'SAVE_WITH_PENDING', 'BANNER_CANCEL', 'UPDATE_CHANGES', 'CLOSE', 'YES', 'NO', ...Object.keys(SETTLE)];
 
   it('reaches every state of the model', () => {
