@@ -1,6 +1,11 @@
-import { describe, expect, inject, it } from 'vitest';
-import { signIn } from './browser';
-import { useBrowser } from './session';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expectAccessible, signIn } from './browser';
+import { startOwnDemoServer, useBrowser } from './session';
+import type { TestServer } from '../server/harness';
+import { makeSensor } from '../server/fixtures';
+import { sendUplink } from '../server/live-helpers';
+import { NOTIFICATION_TYPES } from '../../src/contract/notification.schema';
 
 const SHOTS = 'test-results/e2e';
 const PRIORITY: Record<string, number> = {
@@ -59,5 +64,123 @@ describe('notifications page in the browser (issue 4: monitoring-client 2.8, 4)'
     expect(await page.getByRole('article').count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/notifications-council-390.png`, fullPage: true });
     await page.close();
+  });
+});
+
+/** The cards on screen: title (type), badge and text. */
+const readCards = (page: Page) =>
+  page.getByRole('article').evaluateAll((els) => els.map((e) => ({ title: e.getAttribute('aria-label')!, badge: e.getAttribute('data-badge')!, text: e.textContent ?? '' })));
+
+const isOrdered = (titles: string[]) => titles.every((t, i) => i === 0 || PRIORITY[titles[i - 1]] <= PRIORITY[t]);
+
+describe('notifications page at a fleet\'s size: pages, filters in the URL, live cards that match (issue 32)', () => {
+  let s: TestServer;
+  let riverbend: string;
+  let harbour: string;
+  beforeAll(async () => {
+    s = await startOwnDemoServer();
+    riverbend = (await s.ctx.db.query<{ id: string }>(`SELECT id FROM organisations WHERE slug = 'riverbend-water'`))[0].id;
+    harbour = (await s.ctx.db.query<{ id: string }>(`SELECT id FROM sensors WHERE serial = '708192A3'`))[0].id;
+    // 3,000 more over Riverbend's sensors and every type, 1 in 10 open, in the last 80 days
+    await s.ctx.db.query(
+      `INSERT INTO notifications (id, org_id, sensor_id, type, condition_key, start_time, end_time, endless, meta, created_at)
+       SELECT gen_random_uuid(), $1, ids[1 + g % cardinality(ids)], ($2::text[])[1 + (g / 7) % 7], 'e2e:' || g,
+              $3::bigint - g::bigint * 2300000, CASE WHEN g % 10 = 0 THEN NULL ELSE $3::bigint - g::bigint * 2300000 + 1800000 END, false,
+              '{"measurement":1234,"alarmSetting":{"type":"THRESHOLD_INCREASING","threshold":2,"enabled":true}}', $3
+       FROM generate_series(1, 3000) g, (SELECT array_agg(id) AS ids FROM sensors WHERE org_id = $1) s`,
+      [riverbend, [...NOTIFICATION_TYPES], Date.now()],
+    );
+  }, 120_000);
+  afterAll(() => s?.close());
+  // after the server's afterAll: hooks run last first, so the browser (and any page a failed test left open) closes before the server
+  const b = useBrowser({ shots: SHOTS, hookTimeout: 120_000 });
+
+  const open = async (query = '', width = 1280) => {
+    const page = await b.signedIn(s.url, 'owner@demo.test', { width, height: 900, timeout: 30_000 });
+    await page.goto(`${s.url}/org/riverbend-water/notifications${query}`);
+    await page.getByRole('article').first().waitFor();
+    return page;
+  };
+
+  it('loads a page of cards first, the next on "Load more" and as the list is scrolled, in the spec\'s order, only the rows near the screen in the page', { timeout: 180_000 }, async () => {
+    const page = await open();
+    const first = await readCards(page);
+    expect(first.length).toBe(50);
+    expect(isOrdered(first.map((c) => c.title))).toBe(true);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(async () => (await readCards(page)).length, { timeout: 20_000 }).toBe(100);
+    const two = await readCards(page);
+    expect(isOrdered(two.map((c) => c.title))).toBe(true);
+    expect(two.slice(0, 50)).toEqual(first);
+    // scrolling loads further pages; past 100 cards only the rows near the screen are drawn
+    for (let i = 0; i < 12; i++) {
+      await page.mouse.wheel(0, 6000);
+      await page.waitForTimeout(400);
+    }
+    const deep = await readCards(page);
+    expect(deep.length).toBeLessThan(80);
+    expect(isOrdered(deep.map((c) => c.title))).toBe(true);
+    const lastRow = await page.locator('[data-index]').evaluateAll((els) => Math.max(...els.map((e) => Number(e.getAttribute('data-index')))));
+    expect(lastRow).toBeGreaterThan(50); // rows of three cards: well past the first two pages
+    await expectAccessible(page, 'notifications, scrolled deep');
+    await page.screenshot({ path: `${SHOTS}/notifications-paged-1280.png` });
+    await page.close();
+  });
+
+  it('filters by type, state and sensor (searched in the fleet), keeps the filters in the URL over a reload, and clears them', { timeout: 180_000 }, async () => {
+    const page = await open('', 390);
+    await page.getByRole('combobox', { name: 'Type' }).click();
+    await page.getByRole('option', { name: 'Low battery' }).click();
+    await page.waitForURL(/type=LOW_BATTERY/);
+    await expect.poll(async () => new Set((await readCards(page)).map((c) => c.title))).toEqual(new Set(['Low battery']));
+    await page.getByRole('combobox', { name: 'State' }).click();
+    await page.getByRole('option', { name: 'Closed', exact: true }).click();
+    await page.waitForURL(/state=closed/);
+    await expect.poll(async () => new Set((await readCards(page)).map((c) => c.badge))).toEqual(new Set(['CLEARED']));
+
+    const sensor = page.getByRole('combobox', { name: 'Sensor' });
+    await sensor.click();
+    await sensor.fill('harbour tide');
+    await page.getByRole('option', { name: 'Harbour Tide Gauge · 708192A3' }).click();
+    await page.waitForURL(new RegExp(`sensor=${harbour}`));
+    await expect.poll(async () => { const cards = await readCards(page); return cards.length > 0 && cards.every((c) => c.title === 'Low battery' && c.badge === 'CLEARED' && c.text.includes('Harbour Tide Gauge · 708192A3')); }).toBe(true);
+    const filtered = await readCards(page);
+    expect(filtered.length).toBeGreaterThan(0);
+    await expectAccessible(page, 'notifications, three filters');
+
+    await page.reload();
+    await page.getByRole('article').first().waitFor();
+    await expect(page.getByRole('combobox', { name: 'Type' }).inputValue()).resolves.toBe('Low battery');
+    await expect(page.getByRole('combobox', { name: 'State' }).inputValue()).resolves.toBe('Closed');
+    await expect.poll(() => page.getByRole('combobox', { name: 'Sensor' }).inputValue()).toBe('Harbour Tide Gauge · 708192A3');
+    await expect.poll(() => readCards(page)).toEqual(filtered);
+    await page.screenshot({ path: `${SHOTS}/notifications-filtered-390.png`, fullPage: true });
+
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.waitForURL(/\/notifications$/);
+    await expect.poll(async () => new Set((await readCards(page)).map((c) => c.title)).size).toBeGreaterThan(1);
+    await page.close();
+  });
+
+  it('a notification opened live appears when it matches the filters, and not when it does not', { timeout: 180_000 }, async () => {
+    const late = await makeSensor(s.ctx.db, riverbend, { name: 'Filtered Tank', serial: 'F17E0001' });
+    const page = await b.signedIn(s.url, 'owner@demo.test', { width: 1280, height: 900, timeout: 30_000 });
+    await page.goto(`${s.url}/org/riverbend-water/notifications?type=LOW_BATTERY&sensor=${late.id}`);
+    await page.getByRole('heading', { name: 'No notifications' }).waitFor();
+    const other = await b.signedIn(s.url, 'owner@demo.test', { width: 1280, height: 900, timeout: 30_000 });
+    await other.goto(`${s.url}/org/riverbend-water/notifications?type=SENSOR_OFFLINE&sensor=${late.id}`);
+    await other.getByRole('heading', { name: 'No notifications' }).waitFor();
+    await page.waitForTimeout(1_500); // the live subscriptions settle
+    const card = page.getByRole('article').filter({ hasText: 'Filtered Tank · F17E0001' });
+    for (let i = 0; i < 20 && !(await card.count()); i++) {
+      await sendUplink(s, late.deviceKey, { serial: late.serial, battery: i % 2 ? 50 : 5 });
+      await page.waitForTimeout(500);
+    }
+    await card.first().waitFor();
+    expect(await card.first().getAttribute('aria-label')).toBe('Low battery');
+    await expect(card.first().getByRole('link', { name: 'VIEW' }).getAttribute('href')).resolves.toMatch(/\/org\/riverbend-water\/sensors\/F17E0001\?start=\d+&end=\d+$/);
+    expect(await other.getByRole('article').count()).toBe(0);
+    await page.close();
+    await other.close();
   });
 });

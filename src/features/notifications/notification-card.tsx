@@ -1,8 +1,7 @@
 import { Link } from 'react-router-dom';
 import { Badge, Button, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconAlertTriangle, IconArrowRight, IconBellRinging, IconHistory, IconInfoCircle } from '@tabler/icons-react';
-import type { SensorNotification } from '../../contract/notification.schema';
-import type { Sensor } from '../../contract/sensor.schema';
+import type { NotificationSensor, SensorNotification } from '../../contract/notification.schema';
 import { notificationBadge, notificationCardStyle, notificationViewWindow, NOTIFICATION_TITLE } from '../../domain/notification-rules';
 import { notificationText } from '../../domain/notification-text';
 import type { MeasurementUnit } from '../../domain/sensor-format';
@@ -20,7 +19,8 @@ const BADGE_COLOUR = { INFO: 'blue', ACTIVE: 'red', CLEARED: 'gray' } as const;
 
 interface NotificationCardProps {
   notification: SensorNotification;
-  sensor: Sensor | undefined;
+  /** Its sensor's name, serial and measurement interval (from the page); undefined: no longer in the organisation. */
+  sensor: NotificationSensor | undefined;
   sensorsUrl: string;
   unit: MeasurementUnit;
   timeDisplay: TimeDisplay;
@@ -32,7 +32,7 @@ export function NotificationCard({ notification: n, sensor, sensorsUrl, unit, ti
   const style = notificationCardStyle(n);
   const badge = notificationBadge(n);
   const Icon = STYLE[style].icon;
-  const window = notificationViewWindow(n, sensor?.config.measurementInterval ?? DEFAULT_MEASUREMENT_INTERVAL, timeZone);
+  const window = notificationViewWindow(n, sensor?.measurementInterval ?? DEFAULT_MEASUREMENT_INTERVAL, timeZone);
   const view = sensor ? `${sensorsUrl}/${sensor.serial}?start=${window.start}&end=${window.end}` : undefined;
 
   return (

@@ -1,0 +1,80 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Select } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { SEARCH_DEBOUNCE_MS } from '../../domain/sensor-search';
+import { useFleet } from '../../shared/use-fleet';
+
+/** How many of the fleet's matches the dropdown offers. */
+export const SENSOR_MATCHES = 20;
+
+interface Option {
+  value: string;
+  label: string;
+}
+
+export const sensorOptionLabel = (s: { name: string; serial: string }) => `${s.name} · ${s.serial}`;
+
+interface SensorFilterProps {
+  orgId: string;
+  /** The chosen sensor's id, if any, and its label (known once its record or a card of it is read). */
+  value: string | undefined;
+  label: string | undefined;
+  onChange(id: string | undefined): void;
+}
+
+/**
+ * The sensor filter: a searchable select over the organisation's fleet. The fleet is loaded into the
+ * data worker (useFleet) and searched there with the sensors list's rules only once the control is
+ * used, so the page's first cards do not wait for it.
+ */
+export function SensorFilter({ orgId, value, label, onChange }: SensorFilterProps) {
+  const [active, setActive] = useState(false);
+  const [search, setSearch] = useState('');
+  const [matches, setMatches] = useState<Option[]>([]);
+  const chosen = value ? { value, label: label ?? 'Loading sensor…' } : undefined;
+  // the search box shows the chosen sensor's label: that is not a query
+  const [debounced] = useDebouncedValue(search === chosen?.label ? '' : search, SEARCH_DEBOUNCE_MS);
+  const chosenLabel = chosen?.label;
+  const data = useMemo(() => (value && chosenLabel && !matches.some((m) => m.value === value) ? [{ value, label: chosenLabel }, ...matches] : matches), [value, chosenLabel, matches]);
+
+  return (
+    <>
+      {active && <FleetMatches orgId={orgId} query={debounced} onMatches={setMatches} />}
+      <Select
+        label="Sensor"
+        placeholder="All sensors (type to search)"
+        searchable
+        clearable
+        data={data}
+        value={value ?? null}
+        searchValue={search}
+        onSearchChange={setSearch}
+        // the worker has searched: show its matches as they are
+        filter={({ options }) => options}
+        onFocus={() => setActive(true)}
+        onDropdownOpen={() => setActive(true)}
+        onChange={(id) => onChange(id ?? undefined)}
+        nothingFoundMessage={active ? 'No sensor matches' : undefined}
+        w={{ base: '100%', sm: 300 }}
+      />
+    </>
+  );
+}
+
+/** Loads the fleet into the worker and answers its first matches of the query. */
+function FleetMatches({ orgId, query, onMatches }: { orgId: string; query: string; onMatches(m: Option[]): void }) {
+  const { state, search, rows } = useFleet(orgId);
+  const version = state.status === 'ready' ? state.version : -1;
+  useEffect(() => search(query), [search, query]);
+  useEffect(() => {
+    if (version < 0) return;
+    let stale = false;
+    void rows(0, SENSOR_MATCHES).then((r) => {
+      if (!stale) onMatches(r.rows.map((x) => ({ value: x.sensor.id, label: sensorOptionLabel(x.sensor) })));
+    });
+    return () => {
+      stale = true;
+    };
+  }, [version, rows, onMatches]);
+  return null;
+}
