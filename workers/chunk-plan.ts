@@ -10,10 +10,19 @@ export interface TimeRange {
   endTime: number; // inclusive, as the endpoint reads it
 }
 
-/** Splits [start, end] (inclusive) into consecutive, non-overlapping chunks of at most chunkMs. */
+/**
+ * Splits [start, end] (inclusive) into consecutive, non-overlapping chunks of chunkMs. A tail shorter
+ * than 1% of a chunk joins the chunk before it rather than being a request of its own: Last 30 Days
+ * is 30 days and 1 ms inclusive, which would otherwise end in a request for one millisecond.
+ */
 export function planChunks(startTime: number, endTime: number, chunkMs = CHUNK_MS): TimeRange[] {
   const out: TimeRange[] = [];
   for (let s = startTime; s <= endTime; s += chunkMs) out.push({ startTime: s, endTime: Math.min(s + chunkMs - 1, endTime) });
+  const tail = out.at(-1);
+  if (out.length > 1 && tail && tail.endTime - tail.startTime + 1 < chunkMs / 100) {
+    out.pop();
+    out[out.length - 1].endTime = tail.endTime;
+  }
   return out;
 }
 

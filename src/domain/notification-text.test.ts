@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { notificationText } from './notification-text';
+import { currentBattery, notificationText } from './notification-text';
 
 describe('notification text (levels in the organisation unit: metres 3 decimals, inches 1)', () => {
   it('says which threshold a level crossed', () => {
@@ -12,6 +12,23 @@ describe('notification text (levels in the organisation unit: metres 3 decimals,
   });
   it('names the error code of a sensor error and the battery level', () => {
     expect(notificationText({ meta: { type: 'SENSOR_ERROR', errorCode: 'E2' } }, 'Metres')).toBe('The sensor reported a measurement error: Too Far (E2).');
-    expect(notificationText({ meta: { type: 'LOW_BATTERY', measurement: 4 } }, 'Metres')).toBe('The battery is low at 4%.');
+    expect(notificationText({ meta: { type: 'LOW_BATTERY', measurement: 4 } }, 'Metres')).toBe('The battery is low, below 5%.');
+    expect(notificationText({ meta: { type: 'LOW_BATTERY', measurement: 9.4 } }, 'Metres')).toBe('The battery is low at 9%.');
+  });
+});
+
+describe("an open low-battery alert beside the sensor's information (issue 36 item 14: one value, the latest)", () => {
+  const raised = { endTime: null, meta: { type: 'LOW_BATTERY' as const, measurement: 9 } };
+  const sensor = (battery: number | null) => ({ latestData: { battery } }) as never;
+  it('reads the latest battery, as the information table does', () => {
+    expect(notificationText(currentBattery(raised, sensor(3)), 'Metres')).toBe('The battery is low, below 5%.');
+    expect(notificationText(currentBattery(raised, sensor(8)), 'Metres')).toBe('The battery is low at 8%.');
+  });
+  it('keeps the raised value when the latest is unknown, once the alert has ended, and for other types', () => {
+    expect(currentBattery(raised, sensor(null))).toBe(raised);
+    const ended = { ...raised, endTime: 1 };
+    expect(currentBattery(ended, sensor(3))).toBe(ended);
+    const offline = { endTime: null, meta: { type: 'SENSOR_OFFLINE' as const } };
+    expect(currentBattery(offline, sensor(3))).toBe(offline);
   });
 });

@@ -1,4 +1,5 @@
 import type { SensorNotification } from '../contract/notification.schema';
+import type { Sensor } from '../contract/sensor.schema';
 import { errorLabel } from './measurement-errors';
 import { formatLevel, type MeasurementUnit } from './sensor-format';
 
@@ -25,8 +26,20 @@ export function notificationText(n: Pick<SensorNotification, 'meta'>, unit: Meas
     case 'SENSOR_ERROR':
       return meta.errorCode ? `The sensor reported a measurement error: ${errorLabel(meta.errorCode)} (${meta.errorCode}).` : 'The sensor reported a measurement error.';
     case 'LOW_BATTERY':
-      return has(meta.measurement) ? `The battery is low at ${Math.round(meta.measurement)}%.` : 'The battery is low.';
+      // below 5 percent the battery reads 'Less than 5%' everywhere (monitoring-client 9)
+      if (!has(meta.measurement)) return 'The battery is low.';
+      return meta.measurement < 5 ? 'The battery is low, below 5%.' : `The battery is low at ${Math.round(meta.measurement)}%.`;
     case 'SENSOR_OFFLINE':
       return 'The sensor has not reported when it was expected to.';
   }
+}
+
+/**
+ * An open low-battery alert reads the sensor's latest battery, the value the information table
+ * beside it shows, not the one the notification was raised at; anything else reads as raised.
+ */
+export function currentBattery<N extends Pick<SensorNotification, 'meta' | 'endTime'>>(n: N, sensor: Pick<Sensor, 'latestData'>): N {
+  const battery = sensor.latestData?.battery;
+  if (n.meta.type !== 'LOW_BATTERY' || n.endTime || battery === undefined || battery === null || !Number.isFinite(battery)) return n;
+  return { ...n, meta: { ...n.meta, measurement: battery } };
 }

@@ -102,7 +102,7 @@ describe.each(testDrivers)('email by SMTP_URL and SMS by the TWILIO_* settings, 
       expect(mail.data).toContain(`Subject: Alert triggered: Low battery on Pump Well (${sensor.serial})`);
       const body = mail.data.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))); // quoted-printable
       expect(body).toMatch(new RegExp(`View: https://tidewatch.example/org/mail-org-[a-z0-9-]+/sensors/${sensor.serial}\\?start=\\d+&end=\\d+`));
-      expect(texts).toEqual([{ to: '+64210000001', body: expect.stringContaining('The battery is low at 3%.'), auth: `Basic ${Buffer.from('AC12345678:secret-token').toString('base64')}` }]);
+      expect(texts).toEqual([{ to: '+64210000001', body: expect.stringContaining('The battery is low, below 5%.'), auth: `Basic ${Buffer.from('AC12345678:secret-token').toString('base64')}` }]);
       const rows = await s.ctx.db.query<{ channel: string; status: string }>(`SELECT channel, status FROM outbox WHERE recipient IN ('ops@mail.test', '+64210000001') ORDER BY channel`);
       expect(rows).toEqual([
         { channel: 'email', status: 'sent' },

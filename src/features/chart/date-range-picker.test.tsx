@@ -29,6 +29,22 @@ const day = (d: DateTime) => screen.getByRole('button', { name: d.toFormat('d MM
 describe('date range picker', () => {
   afterEach(cleanup);
 
+  it("shows no dates while the chart's range is not yet known (0 to 0 before the server's clock answers), not 1 Jan 1970", () => {
+    const { rerender } = render(
+      <MantineProvider>
+        <DateRangePicker preset="last30Days" range={{ start: 0, end: 0 }} timeZone={ZONE} now={() => Date.now()} onPreset={() => undefined} onRange={() => undefined} />
+      </MantineProvider>,
+    );
+    expect(screen.getByTestId('chart-range-text').textContent).toBe('');
+    expect(rangeButton().textContent).not.toMatch(/1970/);
+    rerender(
+      <MantineProvider>
+        <DateRangePicker preset="last3Days" range={range} timeZone={ZONE} now={() => Date.now()} onPreset={() => undefined} onRange={() => undefined} />
+      </MantineProvider>,
+    );
+    expect(screen.getByTestId('chart-range-text').textContent).toMatch(new RegExp(`${base.toFormat('LLL yyyy')}$`));
+  });
+
   it('picked days (monitoring-client 4: Custom, first day midnight to last day end) reach the chart in the click itself, the picker closed and the focus back on its button', () => {
     const told: string[] = [];
     const onRange = vi.fn((r: TimeRange) => void told.push(`range ${r.start}-${r.end}`));

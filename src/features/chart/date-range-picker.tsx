@@ -72,7 +72,8 @@ export const DateRangePicker = memo(function DateRangePicker(props: DateRangePic
     }, 10);
   }, []);
   // luxon's zone arithmetic once per range, not at each open and close
-  const text = useMemo(() => rangeText(range, timeZone), [range, timeZone]);
+  // the chart's range is unknown (0 to 0) until the server's clock has answered: no dates, not 1 Jan 1970
+  const text = useMemo(() => (range.end > 0 ? rangeText(range, timeZone) : ''), [range, timeZone]);
 
   return (
     // a dialog of its own: focus moves in on open, Escape closes it and gives focus back to the button

@@ -5,7 +5,7 @@ import { notificationListSchema, type SensorNotification } from '../../contract/
 import type { Sensor } from '../../contract/sensor.schema';
 import type { MeasurementUnit } from '../../domain/sensor-format';
 import { dashboardNotifications, notificationCardStyle, NOTIFICATION_TITLE } from '../../domain/notification-rules';
-import { notificationText } from '../../domain/notification-text';
+import { currentBattery, notificationText } from '../../domain/notification-text';
 import { formatTime, timeAgo, type TimeDisplay } from '../../domain/time-format';
 import { api } from '../../shared/api';
 import { subscribeOrg } from '../../shared/live';
@@ -67,7 +67,7 @@ export function StatusAlerts({ sensor, orgId, unit, timeDisplay, timeZone }: Sta
               <Text span fw={700} c={`var(--mantine-color-${style.color}-light-color)`} mr={6}>
                 {NOTIFICATION_TITLE[n.meta.type]}
               </Text>
-              {notificationText(n, unit)}
+              {notificationText(currentBattery(n, sensor), unit)}
               <Text span size="xs" c="dimmed" ml={8}>
                 Since {formatTime(n.startTime, timeDisplay, timeZone)} ({timeAgo(n.startTime, now)})
               </Text>
