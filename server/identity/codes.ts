@@ -25,7 +25,8 @@ export async function issueCode(q: Queryable, userId: string, purpose: CodePurpo
   if ((recent?.n ?? 0) >= MAX_CODES_PER_HOUR) return null;
   // spent and expired codes are kept a week (for the hourly count and audits), then dropped
   await q.query('DELETE FROM identity_codes WHERE user_id = $1 AND created_at < $2', [userId, now - 7 * 86_400_000]);
-  await voidCodes(q, userId, purpose, now);
+  // the older codes are spent, and marked replaced: their links say so rather than that they are wrong
+  await q.query('UPDATE identity_codes SET used_at = $3, superseded_at = $3 WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL', [userId, purpose, now]);
   const id = randomUUID();
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await q.query(
@@ -61,14 +62,29 @@ async function consume(q: Queryable, userId: string, purpose: CodePurpose, code:
      WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL ORDER BY created_at DESC LIMIT 1`,
     [userId, purpose],
   );
-  if (!row || Number(row.expires_at) <= now) throw errors.codeExpired();
+  if (!row || Number(row.expires_at) <= now) {
+    if (await superseded(q, userId, purpose, code, now)) throw errors.codeSuperseded();
+    throw errors.codeExpired();
+  }
   if (row.attempts >= MAX_CODE_ATTEMPTS) throw errors.attemptLimit();
   const expected = Buffer.from(row.code_hash, 'hex');
   if (!timingSafeEqual(hashCode(row.id, code), expected)) {
+    // an older email's code is no guess: it is not counted against the current one
+    if (await superseded(q, userId, purpose, code, now)) throw errors.codeSuperseded();
     await q.query('UPDATE identity_codes SET attempts = attempts + 1 WHERE id = $1', [row.id]);
     throw errors.codeMismatch();
   }
   // the used_at condition makes the code single use even when two requests race
   const spent = await q.query('UPDATE identity_codes SET used_at = $2 WHERE id = $1 AND used_at IS NULL RETURNING id', [row.id, now]);
   if (!spent.length) throw errors.codeExpired();
+}
+
+/** Whether `code` is one of the user's codes for `purpose` that a newer one replaced while it was still valid. */
+async function superseded(q: Queryable, userId: string, purpose: CodePurpose, code: string, now: number): Promise<boolean> {
+  const rows = await q.query<{ id: string; code_hash: string }>(
+    `SELECT id, code_hash FROM identity_codes
+     WHERE user_id = $1 AND purpose = $2 AND superseded_at IS NOT NULL AND expires_at > $3 ORDER BY created_at DESC LIMIT ${MAX_CODES_PER_HOUR * 24}`,
+    [userId, purpose, now],
+  );
+  return rows.some((r) => timingSafeEqual(hashCode(r.id, code), Buffer.from(r.code_hash, 'hex')));
 }

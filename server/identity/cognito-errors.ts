@@ -19,7 +19,9 @@ export type CognitoErrorName =
   | 'UnsupportedTokenTypeException'
   | 'UnknownOperationException'
   | 'EnableSoftwareTokenMFAException'
-  | 'SoftwareTokenMFANotFoundException';
+  | 'SoftwareTokenMFANotFoundException'
+  // ours, not Cognito's (docs/decisions.md): a code that a newer one replaced
+  | 'CodeSupersededException';
 
 export class CognitoError extends Error {
   constructor(
@@ -50,6 +52,8 @@ export const errors = {
   userNotFound: () => err('UserNotFoundException', 'Username/client id combination not found.'),
   codeMismatch: () => err('CodeMismatchException', 'Invalid verification code provided, please try again.'),
   codeExpired: () => err('ExpiredCodeException', 'Invalid code provided, please request a code again.'),
+  // not one of Cognito's: a code the user's own later request replaced (its link in an older email)
+  codeSuperseded: () => err('CodeSupersededException', 'This code was replaced by a newer one. Please use the code in the latest email.'),
   tooManyRequests: () => err('TooManyRequestsException', 'Too many requests. Please try again later.'),
   attemptLimit: () => err('LimitExceededException', 'Attempt limit exceeded, please try after some time.'),
   invalidPassword: (message: string) => err('InvalidPasswordException', message),

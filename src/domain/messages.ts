@@ -40,6 +40,8 @@ export const VERIFY_EMAIL_MESSAGES = {
   waiting: 'Verifying your email...',
   success: 'Your email has been verified. Taking you back to the app...',
   failure: 'Sorry, we cannot verify your email. Please make sure you have logged into the right account.',
+  // the link of an email whose code a newer one replaced (the user asked for another code)
+  superseded: 'This link was replaced by a newer one. Please use the link in the latest email we sent you.',
   sent: (email: string) => `A verification link has been sent to ${email}. Please click the link in the email to verify your address.`,
 } as const;
 

@@ -70,6 +70,7 @@ export const MACHINE_RULES: Record<string, string[]> = {
   ],
   'verify-email.machine.ts': [
     'No code or an expired code leaves at once; success leaves after 6 s; a failure shows its message for 8 s, then the user leaves.',
+    'A code that a newer one replaced (an older email\'s link) says so for the same 8 s, not the wrong-account failure.',
   ],
   'webhook-form.machine.ts': [
     'Loads the webhook, edits its URL and up to 5 header rows; Update creates, updates or removes it, with its notices.',

@@ -57,4 +57,17 @@ describe('email verification (organisation-and-routes 2.3)', () => {
     expect(actor.getSnapshot().value).toBe('done');
     expect(left).toHaveBeenCalledTimes(1);
   });
+
+  it("a link whose code a newer one replaced says so for 8 seconds (issue 36 item 22), then leaves; it is not the wrong-account failure", async () => {
+    const { actor, left, verified } = run('123456', async () => {
+      throw Object.assign(new Error('replaced'), { name: 'CodeSupersededException' });
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toBe('superseded');
+    expect(verified).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(VERIFY_FAILURE_MS - 1);
+    expect(left).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(left).toHaveBeenCalledTimes(1);
+  });
 });

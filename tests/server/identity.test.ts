@@ -404,6 +404,27 @@ describe.each(testDrivers)('identity endpoint on %s (DESIGN "Identity and the ga
       );
     });
 
+    it("a link from an older email, replaced by asking for a new code, says so (CodeSupersededException), costs none of the new code's tries, and proves nothing", async () => {
+      await account('resend@test.local', { verified: false });
+      const t = await tokensOf('resend@test.local');
+      const send = () => cognito('GetUserAttributeVerificationCode', { AccessToken: t.AccessToken, AttributeName: 'email' });
+      const verify = (Code: string) => cognito('VerifyUserAttribute', { AccessToken: t.AccessToken, AttributeName: 'email', Code });
+      await send();
+      const first = (await lastCode('resend@test.local', 'verification-code'))!;
+      await send();
+      const second = (await lastCode('resend@test.local', 'verification-code'))!;
+      if (first === second) return; // one chance in a million: the two codes are the same number
+      for (let i = 0; i < 5; i++) expect((await verify(first)).body.__type).toBe('CodeSupersededException');
+      expect((await verify(first)).body.message).toBe('This code was replaced by a newer one. Please use the code in the latest email.');
+      const attrs = (await cognito('GetUser', { AccessToken: t.AccessToken })).body.UserAttributes;
+      expect(attrs).toContainEqual({ Name: 'email_verified', Value: 'false' });
+      // the new code still has its five tries, and works
+      expect(await verify(second)).toMatchObject({ status: 200, body: {} });
+      // once it is spent, the older link still says it was replaced; a withdrawn or unknown code does not
+      expect((await verify(first)).body.__type).toBe('CodeSupersededException');
+      expect((await verify(first === '123456' ? '654321' : '123456')).body.__type).toBe('ExpiredCodeException');
+    });
+
     it('SignUp creates an unconfirmed account that ConfirmSignUp confirms with the emailed code', async () => {
       const up = (Username: string, Password = PASSWORD) => cognito('SignUp', { ClientId: CLIENT, Username, Password, UserAttributes: [{ Name: 'name', Value: 'Sol' }] });
       const r = await up('self@test.local');

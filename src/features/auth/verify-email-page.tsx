@@ -7,7 +7,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { verifyEmailMachine } from '../../../machines/verify-email.machine';
 import { VERIFY_EMAIL_MESSAGES } from '../../domain/messages';
 
-/** /verify-email?code= (organisation-and-routes 2.3): waiting, success (then / after 6 s), failure (reverts after 8 s, then /). */
+/** /verify-email?code= (organisation-and-routes 2.3): waiting, success (then / after 6 s), failure or a replaced link (for 8 s, then /). */
 export function VerifyEmailPage({ onVerified }: { onVerified: () => void }) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -19,6 +19,7 @@ export function VerifyEmailPage({ onVerified }: { onVerified: () => void }) {
     { input: { code: params.get('code') } },
   );
   const state = useSelector(actor, (s) => s.value);
+  const failed = state === 'failure' || state === 'superseded';
   return (
     <Center mih="calc(100dvh - 60px)" p="md">
       <Paper withBorder shadow="sm" p="xl" maw={480} w="100%">
@@ -27,7 +28,7 @@ export function VerifyEmailPage({ onVerified }: { onVerified: () => void }) {
             <ThemeIcon size={64} radius="xl" variant="light" color="teal">
               <IconCircleCheck size={36} />
             </ThemeIcon>
-          ) : state === 'failure' ? (
+          ) : failed ? (
             <ThemeIcon size={64} radius="xl" variant="light" color="red">
               <IconMailExclamation size={36} />
             </ThemeIcon>
@@ -35,8 +36,8 @@ export function VerifyEmailPage({ onVerified }: { onVerified: () => void }) {
             <Loader />
           )}
           <Title order={1} size="h3">Email verification</Title>
-          <Text c={state === 'failure' ? 'red.8' : 'dimmed'} role={state === 'failure' ? 'alert' : 'status'}>
-            {state === 'success' ? VERIFY_EMAIL_MESSAGES.success : state === 'failure' ? VERIFY_EMAIL_MESSAGES.failure : VERIFY_EMAIL_MESSAGES.waiting}
+          <Text c={failed ? 'red.8' : 'dimmed'} role={failed ? 'alert' : 'status'}>
+            {state === 'success' ? VERIFY_EMAIL_MESSAGES.success : state === 'failure' ? VERIFY_EMAIL_MESSAGES.failure : state === 'superseded' ? VERIFY_EMAIL_MESSAGES.superseded : VERIFY_EMAIL_MESSAGES.waiting}
           </Text>
         </Stack>
       </Paper>
