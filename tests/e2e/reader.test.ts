@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_LAUNCH, expectAccessible, launchBrowser, signIn } from './browser';
 import { startOwnDemoServer } from './session';
 import type { TestServer } from '../server/harness';
+import { ROUTE_MESSAGES } from '../../src/contract/route.schema';
 
 const SHOTS = 'test-results/e2e';
 const ROUTES = '/org/harbour-city-council/service-routes';
@@ -34,7 +35,7 @@ describe('the meter reader app in the browser (issue 33)', () => {
   });
 
   async function owner(path: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page.setDefaultTimeout(30_000);
     await signIn(page, s.url, 'owner@demo.test');
     await page.goto(`${s.url}${path}`);
@@ -248,6 +249,168 @@ describe('the meter reader app in the browser (issue 33)', () => {
     await row(second.address).getByRole('link').first().click();
     await manager.getByRole('heading', { level: 2, name: 'Photo' }).waitFor();
     await manager.getByRole('img', { name: /^Meter at / }).waitFor(); // the reader's photo, from storage
+    await manager.close();
+  });
+
+  it("the issue's whole loop: the owner imports a council route file and assigns it; the reader downloads it, reloads offline, records five readings offline (a can't-read with a photo, an implausible one confirmed with a photo, three plausible, one with a comment code); online the queue drains; the owner sees them, the progress and the exceptions, and the exported results file holds them", { timeout: 420_000 }, async () => {
+    // the owner imports the council's file through the Import screen and assigns the new task to the demo reader
+    const manager = await owner(ROUTES);
+    const taskLinks = manager.getByRole('table', { name: 'Route tasks' }).getByRole('link');
+    await taskLinks.first().waitFor();
+    await manager.getByRole('button', { name: 'Import', exact: true }).click();
+    const importing = manager.getByRole('dialog', { name: 'Import' });
+    await importing.locator('input[type=file]').setInputFiles('tests/fixtures/routes/TCC_DCOL_R12_3_EXP.TXT');
+    await importing.getByText('R12 · 3 · 5 readings').waitFor();
+    await importing.getByRole('button', { name: 'Confirm' }).click();
+    await manager.getByText(ROUTE_MESSAGES.IMPORT_SUCCESS, { exact: true }).first().waitFor();
+    const taskRow = manager.getByRole('row').filter({ hasText: 'R12' });
+    await taskRow.getByText('Waiting', { exact: true }).waitFor();
+    const taskNumber = Number(await taskRow.getByRole('link').first().textContent());
+    await manager.getByRole('checkbox', { name: `Select task ${taskNumber}` }).check();
+    await manager.getByRole('button', { name: 'Assign', exact: true }).click();
+    const assigning = manager.getByRole('dialog', { name: `Assign task ${taskNumber}` });
+    await assigning.getByLabel('Assign to', { exact: true }).first().click({ force: true });
+    await manager.getByRole('option', { name: 'Rangi Reader (Meter Reader)', exact: true }).click();
+    await assigning.getByRole('button', { name: 'Assign' }).click();
+    await expect.poll(() => manager.getByRole('dialog').count()).toBe(0);
+    await taskRow.getByText('Rangi Reader').waitFor();
+
+    // the reader downloads it, then the network goes and the app is reloaded from the device
+    const page = await reader();
+    await controlled(page);
+    const card = page.getByTestId(`task-${taskNumber}`);
+    await card.getByText('5 left').waitFor();
+    await card.getByRole('button', { name: 'Download', exact: true }).click();
+    await card.getByText(/^Downloaded /).waitFor();
+    await network(page, false);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'My route tasks' }).waitFor();
+    await page.getByTestId('sync-panel').getByText('Offline', { exact: true }).waitFor();
+    await card.getByRole('button', { name: 'Open' }).click();
+    await page.getByRole('heading', { level: 1, name: `Task ${taskNumber} · R12` }).waitFor();
+
+    const heading = page.getByRole('heading', { level: 2 }).first();
+    const reading = page.getByLabel('Reading', { exact: true });
+    const save = () => page.getByRole('button', { name: 'Save reading' }).click();
+    const choose = async (label: string, option: string) => {
+      await page.getByRole('combobox', { name: label, exact: true }).click();
+      await page.getByRole('option', { name: option, exact: true }).click();
+    };
+    /** Waits for the walk to show the meter at `address` (sequence order: 3, 10, 20, 40, 50), then runs the capture and waits for it to queue. */
+    let queued = 0;
+    const at = async (address: string, capture: () => Promise<void>) => {
+      await expect.poll(() => heading.textContent()).toBe(address);
+      await capture();
+      queued++;
+      await page.getByTestId('sync-waiting').getByText(`${queued} waiting`).waitFor();
+    };
+
+    // 1 (sequence 3): plausible, with a comment code, notes and service required (the server's ServiceRequired exception)
+    await at('16 Harbour View Road', async () => {
+      await reading.fill(String((await previousOf(page)) + 2));
+      await page.getByTestId('consumption').getByText(/^Consumption 2 over \d+ days$/).waitFor();
+      await choose('Comment code', 'Broken Lid');
+      await page.getByLabel('Notes').fill('Lid cracked');
+      await page.getByLabel('Service required').check();
+      await save();
+    });
+    // 2 (sequence 10): can't read, with a photo: the code clears the value and disables the comment code
+    await at('12 Harbour View Road', async () => {
+      await reading.fill('4530');
+      await choose("Can't read code", 'Dog');
+      await expect(reading.inputValue()).resolves.toBe('');
+      await expect(reading.isDisabled()).resolves.toBe(true);
+      await expect(page.getByRole('combobox', { name: 'Comment code', exact: true }).isDisabled()).resolves.toBe(true);
+      await page.getByLabel('Notes').fill('Dog in the yard,\ngate locked');
+      await page.getByLabel('Photo', { exact: true }).setInputFiles(PHOTO);
+      await page.getByRole('img', { name: 'Photo of the meter' }).waitFor();
+      await expectAccessible(page, "reader: a can't-read capture with a photo, offline");
+      await save();
+    });
+    // 3 (sequence 20): implausible, far above three times the usual use for the period: a confirmation and a photo before it is saved
+    const high = (await previousOf(page)) + 500;
+    await at('14 Harbour View Road', async () => {
+      await reading.fill(String(high));
+      await page.getByText('The consumption is unusually high').waitFor();
+      await save();
+      await page.getByText('A photo of the meter is required for this reading.').waitFor();
+      await expect(page.getByRole('button', { name: 'Save reading' }).isDisabled()).resolves.toBe(true);
+      await page.getByLabel('I have checked: the reading is right').check();
+      await expect(page.getByRole('button', { name: 'Save reading' }).isDisabled()).resolves.toBe(true); // still no photo
+      await page.getByLabel('Photo (required)').setInputFiles(PHOTO);
+      await page.getByRole('img', { name: 'Photo of the meter' }).waitFor();
+      await page.screenshot({ path: `${SHOTS}/reader-loop-high.png`, fullPage: true });
+      await save();
+    });
+    // 4 (sequence 40): the file gave this meter no address ('Unknown', as the spec's import says) and no previous reading: nothing to compare, plausible
+    await at('Unknown', async () => {
+      await expect(page.getByText('Previous reading: none').count()).resolves.toBe(1);
+      await reading.fill('777');
+      await save();
+    });
+    // 5 (sequence 50): plausible
+    await at('20 Harbour View Road', async () => {
+      await reading.fill(String((await previousOf(page)) + 3));
+      await page.getByTestId('consumption').getByText(/^Consumption 3 over /).waitFor();
+      await save();
+    });
+    await page.getByRole('button', { name: '‹ Tasks' }).click();
+    await card.getByText('0 left').waitFor();
+    await page.screenshot({ path: `${SHOTS}/reader-loop-queued.png`, fullPage: true });
+    expect(await recorded(taskNumber)).toEqual([]); // nothing reached the server while offline
+
+    // online: the queue drains in order
+    await network(page, true);
+    await page.getByTestId('sync-sent').getByText('5 sent').waitFor({ timeout: 90_000 });
+    await page.getByTestId('sync-waiting').getByText('0 waiting').waitFor();
+    expect(await page.getByTestId('sync-refused').count()).toBe(0); // none refused
+    await page.close();
+    const expected = [
+      { address: '16 Harbour View Road', value: 12035, completed: true },
+      { address: '12 Harbour View Road', value: null, completed: true },
+      { address: '14 Harbour View Road', value: high, completed: true },
+      { address: 'Unknown', value: 777, completed: true },
+      { address: '20 Harbour View Road', value: 308, completed: true },
+    ];
+    expect(await recorded(taskNumber)).toEqual(expected);
+
+    // the owner: the task complete, 5 of 5, the exceptions, every reading recorded by the reader
+    await manager.goto(`${s.url}${ROUTES}/${taskNumber}`);
+    const readings = manager.getByRole('table', { name: 'Readings' });
+    await readings.waitFor();
+    await manager.getByText(/^5 of 5 read · 3 exceptions · assigned to Rangi Reader/).waitFor();
+    await manager.getByText('Complete', { exact: true }).first().waitFor();
+    const row = (address: string) => readings.getByRole('row').filter({ has: manager.getByText(address, { exact: true }) });
+    for (const [address, status, exception] of [
+      ['16 Harbour View Road', 'Complete', 'Service Required'],
+      ['12 Harbour View Road', 'Not Read', "Can't Read"],
+      ['14 Harbour View Road', 'Complete', 'High Consumption'],
+      ['Unknown', 'Complete', 'No Error'],
+      ['20 Harbour View Road', 'Complete', 'No Error'],
+    ] as const) {
+      await row(address).getByText(status, { exact: true }).waitFor();
+      await row(address).getByText(exception, { exact: true }).waitFor();
+      await row(address).getByText('Rangi Reader', { exact: true }).waitFor();
+    }
+    await manager.screenshot({ path: `${SHOTS}/reader-loop-owner-task.png` });
+
+    // the council results file, exported from the task page as the owner would
+    await manager.getByRole('button', { name: 'Export', exact: true }).click();
+    const options = manager.getByRole('dialog', { name: `Export task ${taskNumber}` });
+    await options.getByLabel('All readings').check();
+    const [download] = await Promise.all([manager.waitForEvent('download'), options.getByRole('button', { name: 'Export' }).click()]);
+    expect(download.suggestedFilename()).toBe('TCC_DCOL_R12_3_IMP.TXT');
+    const lines = readFileSync((await download.path())!, 'latin1').split('\r\n');
+    expect(lines.pop()).toBe('');
+    // (2) route, (3) sequence / 10, (6) address, (9) reading, (10) can't-read code, (11) its notes, (12) comment code, (13) its comments, (14) serial
+    expect(lines.map((l) => l.split('|')).map((f) => [f[0], f[1], f[2], f[5], f[8], f[9], f[10], f[11], f[12], f[13]])).toEqual([
+      ['1', 'R12', '0.3', '16 Harbour View Road', '12035', '', '', 'Broken Lid', 'Lid cracked', 'M12347'],
+      ['2', 'R12', '1', '12 Harbour View Road', '', 'Dog', expect.stringMatching(/^Dog in the yard,\s*gate locked$/), '', '', 'M12345'],
+      ['3', 'R12', '2', '14 Harbour View Road', String(high), '', '', '', '', 'M12346'],
+      ['4', 'R12', '4', 'Unknown', '777', '', '', '', '', 'M12348'],
+      ['5', 'R12', '5', '20 Harbour View Road', '308', '', '', '', '', 'M12349'],
+    ]);
+    await manager.getByText('Exported', { exact: true }).first().waitFor();
     await manager.close();
   });
 
