@@ -159,6 +159,11 @@ describe('notifications page at a fleet\'s size: pages, filters in the URL, live
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await page.waitForURL(/\/notifications$/);
     await expect.poll(async () => new Set((await readCards(page)).map((c) => c.title)).size).toBeGreaterThan(1);
+
+    // a link naming a sensor that is not (or no longer) the organisation's: no cards, and the filter says so
+    await page.goto(`${s.url}/org/riverbend-water/notifications?sensor=00000000-0000-4000-8000-000000000000`);
+    await page.getByRole('heading', { name: 'No notifications' }).waitFor();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Sensor' }).inputValue()).toBe('A sensor no longer in this organisation');
     await page.close();
   });
 

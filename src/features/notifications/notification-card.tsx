@@ -15,6 +15,8 @@ const STYLE = {
   warning: { color: 'orange', icon: IconAlertTriangle },
   history: { color: 'gray', icon: IconHistory },
 } as const;
+/** What a card (and the sensor filter) says of a sensor no longer in the organisation. */
+export const GONE_SENSOR = 'A sensor no longer in this organisation';
 const BADGE_COLOUR = { INFO: 'blue', ACTIVE: 'red', CLEARED: 'gray' } as const;
 
 interface NotificationCardProps {
@@ -51,7 +53,7 @@ export function NotificationCard({ notification: n, sensor, sensorsUrl, unit, ti
             </Badge>
           </Group>
           <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-            {sensor ? `${sensor.name} · ${sensor.serial}` : 'A sensor no longer in this organisation'}
+            {sensor ? `${sensor.name} · ${sensor.serial}` : GONE_SENSOR}
           </Text>
           <Text size="sm" c={style === 'history' ? 'dimmed' : undefined}>
             {notificationText(n, unit)}

@@ -21,6 +21,7 @@ import { subscribeOrg } from '../../shared/live';
 import { LoadFailedNotice } from '../../shared/load-failed';
 import { NotificationCards } from './notification-cards';
 import { SensorFilter, sensorOptionLabel } from './sensor-filter';
+import { GONE_SENSOR } from './notification-card';
 
 export const LOAD_FAILED = 'Loading data failed. Please check your internet connection and try again.';
 /** Cards per page: the first page is on screen quickly, the next ones come as the list is scrolled. */
@@ -109,8 +110,11 @@ export function NotificationsPage() {
   // A card of a sensor the pages did not name (one added since, by a live notification) or the
   // chosen sensor filter's label: that sensor's record is read once.
   const askedFor = useRef(new Set<string>());
+  /** Sensors whose record could not be read: the filter names one as its card does. */
+  const [gone, setGone] = useState<ReadonlySet<string>>(new Set());
   useEffect(() => {
     askedFor.current.clear();
+    setGone(new Set());
   }, [org.id]);
   const unknownIds = ready ? [...new Set([...ready.notifications.map((n) => n.sensorId), ...(filters.sensor ? [filters.sensor] : [])])].filter((id) => !ready.sensors.has(id) && !askedFor.current.has(id)) : [];
   const unknownKey = unknownIds.join(',');
@@ -126,7 +130,8 @@ export function NotificationsPage() {
             prev.status === 'ready' && generation.current === gen ? { ...prev, sensors: withSensors(prev.sensors, { [s.id]: { serial: s.serial, name: s.name, measurementInterval: s.config.measurementInterval } }) } : prev,
           ),
         )
-        .catch(() => undefined); // the card keeps saying the sensor is not in this organisation
+        // the card keeps saying the sensor is not in this organisation
+        .catch(() => setGone((prev) => new Set(prev).add(id)));
     }
   }, [unknownKey, org.id]);
 
@@ -139,6 +144,7 @@ export function NotificationsPage() {
   };
   const filtered = filterKey !== '';
   const chosen = filters.sensor ? ready?.sensors.get(filters.sensor) : undefined;
+  const chosenLabel = chosen ? sensorOptionLabel(chosen) : filters.sensor && gone.has(filters.sensor) ? GONE_SENSOR : undefined;
 
   return (
     <Box maw={1240} mx="auto" p="md">
@@ -167,7 +173,7 @@ export function NotificationsPage() {
           onChange={(v) => setFilter({ state: v && v !== 'all' ? (v as NotificationState) : undefined })}
           w={{ base: '100%', xs: 180 }}
         />
-        <SensorFilter orgId={org.id} value={filters.sensor} label={chosen ? sensorOptionLabel(chosen) : undefined} onChange={(sensor) => setFilter({ sensor })} />
+        <SensorFilter orgId={org.id} value={filters.sensor} label={chosenLabel} onChange={(sensor) => setFilter({ sensor })} />
         {filtered && (
           <Button variant="subtle" onClick={() => setFilter({ type: undefined, state: undefined, sensor: undefined })}>
             Clear filters

@@ -16,7 +16,7 @@ export const sensorOptionLabel = (s: { name: string; serial: string }) => `${s.n
 
 interface SensorFilterProps {
   orgId: string;
-  /** The chosen sensor's id, if any, and its label (known once its record or a card of it is read). */
+  /** The chosen sensor's id, if any, and its label (known once its record or a card of it is read; the card's words for one that is gone). */
   value: string | undefined;
   label: string | undefined;
   onChange(id: string | undefined): void;
@@ -31,7 +31,9 @@ export function SensorFilter({ orgId, value, label, onChange }: SensorFilterProp
   const [active, setActive] = useState(false);
   const [search, setSearch] = useState('');
   const [matches, setMatches] = useState<Option[]>([]);
-  const chosen = value ? { value, label: label ?? 'Loading sensor…' } : undefined;
+  // the option picked here names the sensor until the page's own record of it arrives
+  const [picked, setPicked] = useState<Option | undefined>(undefined);
+  const chosen = value ? { value, label: label ?? (picked?.value === value ? picked.label : 'Loading sensor…') } : undefined;
   // the search box shows the chosen sensor's label: that is not a query
   const [debounced] = useDebouncedValue(search === chosen?.label ? '' : search, SEARCH_DEBOUNCE_MS);
   const chosenLabel = chosen?.label;
@@ -53,7 +55,10 @@ export function SensorFilter({ orgId, value, label, onChange }: SensorFilterProp
         filter={({ options }) => options}
         onFocus={() => setActive(true)}
         onDropdownOpen={() => setActive(true)}
-        onChange={(id) => onChange(id ?? undefined)}
+        onChange={(id, option) => {
+          setPicked(option ?? undefined);
+          onChange(id ?? undefined);
+        }}
         nothingFoundMessage={active ? 'No sensor matches' : undefined}
         w={{ base: '100%', sm: 300 }}
       />
