@@ -58,9 +58,9 @@ function countFetches(page: Page): () => number {
 
 /**
  * The product's server in a process of its own (bench/chart-year-server.ts), as in a deployment;
- * `ask` runs an operation there (the floor's queries, setup queries, a token, a sensor).
+ * `ask` runs an operation there (the floor's queries, setup queries, a token, a sensor). The reader group (reader.bench.ts) starts its server this way too.
  */
-async function startYearServer(env: Record<string, string>) {
+export async function startYearServer(env: Record<string, string>) {
   const child = fork(new URL('./chart-year-server.ts', import.meta.url).pathname, [], {
     execArgv: ['--import', 'tsx', ...serverNodeArgs()],
     env: { ...process.env, ...env },

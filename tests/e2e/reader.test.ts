@@ -292,10 +292,7 @@ describe('the meter reader app in the browser (issue 33)', () => {
     const heading = page.getByRole('heading', { level: 2 }).first();
     const reading = page.getByLabel('Reading', { exact: true });
     const save = () => page.getByRole('button', { name: 'Save reading' }).click();
-    const choose = async (label: string, option: string) => {
-      await page.getByRole('combobox', { name: label, exact: true }).click();
-      await page.getByRole('option', { name: option, exact: true }).click();
-    };
+    const choose = (label: string, option: string) => page.getByLabel(label, { exact: true }).selectOption(option);
     /** Waits for the walk to show the meter at `address` (sequence order: 3, 10, 20, 40, 50), then runs the capture and waits for it to queue. */
     let queued = 0;
     const at = async (address: string, capture: () => Promise<void>) => {
@@ -320,7 +317,7 @@ describe('the meter reader app in the browser (issue 33)', () => {
       await choose("Can't read code", 'Dog');
       await expect(reading.inputValue()).resolves.toBe('');
       await expect(reading.isDisabled()).resolves.toBe(true);
-      await expect(page.getByRole('combobox', { name: 'Comment code', exact: true }).isDisabled()).resolves.toBe(true);
+      await expect(page.getByLabel('Comment code', { exact: true }).isDisabled()).resolves.toBe(true);
       await page.getByLabel('Notes').fill('Dog in the yard,\ngate locked');
       await page.getByLabel('Photo', { exact: true }).setInputFiles(PHOTO);
       await page.getByRole('img', { name: 'Photo of the meter' }).waitFor();

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Checkbox, Group, Image, Select, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Image, NativeSelect, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { readingError } from '../../../machines/reading-edit.machine';
 import { CANT_READ_CODES, COMMENT_CODES, previousReadingOf, type CantReadCode, type CommentCode, type MeterReading, type MeterReadingRecord, type Position } from '../../contract/route.schema';
 import { needsConfirmation, plausibility } from '../../domain/meter-plausibility';
@@ -40,8 +40,8 @@ export function RecordForm({ reading, position, now, onCapture }: RecordFormProp
   const confirm = p !== null && needsConfirmation(p);
   const blocked = error !== null || (confirm && (!confirmed || !photo));
 
-  const pickCantRead = (code: string | null) => {
-    if (!code || code === NA) {
+  const pickCantRead = (code: string) => {
+    if (code === NA) {
       setCantRead(null);
       setValue(typed); // N/A restores the value as it was typed
     } else {
@@ -110,9 +110,11 @@ export function RecordForm({ reading, position, now, onCapture }: RecordFormProp
           </Stack>
         </Alert>
       )}
-      <Select label="Can't read code" data={codeData(CANT_READ_CODES)} value={cantRead ?? NA} onChange={pickCantRead} allowDeselect={false} />
-      <Select label="Comment code" data={codeData(COMMENT_CODES)} value={comment ?? NA} onChange={(c) => setComment(!c || c === NA ? null : (c as CommentCode))} disabled={cantRead !== null} allowDeselect={false} />
-      <Textarea label="Notes" autosize minRows={2} maxLength={2000} value={notes} onChange={(e) => setNotes(e.currentTarget.value)} />
+      {/* the phone's own pickers and a plain text area: the form is mounted afresh for every meter of the walk, and
+          Mantine's Select (a popover positioned by floating-ui) and autosize (a measurement per render) cost a long task on a phone (bench/README.md, benchmark 20) */}
+      <NativeSelect label="Can't read code" data={codeData(CANT_READ_CODES)} value={cantRead ?? NA} onChange={(e) => pickCantRead(e.currentTarget.value)} />
+      <NativeSelect label="Comment code" data={codeData(COMMENT_CODES)} value={comment ?? NA} onChange={(e) => setComment(e.currentTarget.value === NA ? null : (e.currentTarget.value as CommentCode))} disabled={cantRead !== null} />
+      <Textarea label="Notes" rows={3} maxLength={2000} value={notes} onChange={(e) => setNotes(e.currentTarget.value)} />
       <Checkbox label="Service required" checked={service} onChange={(e) => setService(e.currentTarget.checked)} />
       <div>
         <Text component="label" htmlFor={`photo-${reading.id}`} size="sm" fw={500}>
