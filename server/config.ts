@@ -125,7 +125,8 @@ const schema = z.object({
   // a PMTiles v3 archive of vector tiles in the Protomaps basemap layout (the operator's region):
   // served at /map/streets.pmtiles with range requests, drawn as the Roadmap street map
   MAP_PMTILES_PATH: z.string().min(1).optional(),
-  GEOCODER_URL: url(['http', 'https']).optional(), // a Nominatim server for address search; unset: the bundled gazetteer
+  // street-address search: a Nominatim server's base URL, or a Photon server's endpoint ending in /api; unset: the bundled gazetteer (places only)
+  GEOCODER_URL: url(['http', 'https']).optional(),
   // SMS through Twilio's Messages API; without these, SMS stay in the outbox (readable at /dev/mailbox)
   TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-zA-Z]{8,}$/, 'must look like a Twilio account SID (AC...)').optional(),
   TWILIO_AUTH_TOKEN: z.string().min(8).optional(),

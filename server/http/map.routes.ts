@@ -6,6 +6,8 @@ import { createRequire } from 'node:module';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import type { AppContext } from '../context';
+import { gazetteerPlaces } from '../gateway/geocode.routes';
+import { encodeTile, EXTENT, tileCoordinates } from './mvt';
 import { publicOrigin } from './origin';
 import { serveByteRanges } from './pmtiles-file';
 
@@ -44,6 +46,34 @@ function geojson(body: Body): string {
   return text;
 }
 
+/**
+ * The offline map's place names: the geocoder's gazetteer (GeoNames' places of 1,000 people or more)
+ * as vector tiles of points, zoom 8 (a region) to 10, deeper zooms drawing from the zoom 10 tiles. It
+ * has no population to rank by, so below zoom 8 no names are drawn rather than an arbitrary few;
+ * where names would overlap, MapLibre shows the first and hides the rest.
+ */
+const PLACES_MIN_ZOOM = 8;
+const PLACES_MAX_ZOOM = 10;
+let placesByTile: Map<string, { name: string; x: number; y: number }[]> | undefined;
+function placesTile(z: number, x: number, y: number): Uint8Array<ArrayBuffer> {
+  if (!placesByTile) {
+    placesByTile = new Map();
+    for (const p of gazetteerPlaces()) {
+      const [px, py] = tileCoordinates(p.longitude, p.latitude, PLACES_MIN_ZOOM);
+      const key = `${Math.floor(px)}/${Math.floor(py)}`;
+      let list = placesByTile.get(key);
+      if (!list) placesByTile.set(key, (list = []));
+      list.push({ name: p.name, x: px, y: py });
+    }
+  }
+  const scale = 2 ** (z - PLACES_MIN_ZOOM);
+  const local = (v: number, tile: number) => Math.floor((v * scale - tile) * EXTENT);
+  const inTile = (placesByTile.get(`${Math.floor(x / scale)}/${Math.floor(y / scale)}`) ?? [])
+    .map((p) => ({ name: p.name, at: [local(p.x, x), local(p.y, y)] as [number, number] }))
+    .filter(({ at: [lx, ly] }) => lx >= 0 && lx < EXTENT && ly >= 0 && ly < EXTENT);
+  return encodeTile({ places: inTile.map(({ name, at }) => ({ type: 1, points: [at], properties: { name } })) });
+}
+
 const POLYGONS = ['==', ['geometry-type'], 'Polygon'];
 const LINES = ['==', ['geometry-type'], 'LineString'];
 
@@ -53,6 +83,7 @@ export function mapStyle(origin: string) {
     name: 'Tidewatch offline',
     sources: {
       world: { type: 'geojson', data: `${origin}/map/world.geojson` },
+      places: { type: 'vector', tiles: [`${origin}/map/places/{z}/{x}/{y}`], minzoom: PLACES_MIN_ZOOM, maxzoom: PLACES_MAX_ZOOM, attribution: 'GeoNames' },
     },
     layers: [
       // the map's container shows this colour and maplibre skips the layer (src/shared/base-map-passes.ts)
@@ -60,6 +91,15 @@ export function mapStyle(origin: string) {
       { id: 'land', type: 'fill', source: 'world', filter: POLYGONS, paint: { 'fill-color': '#f4f1e8', 'fill-antialias': true } },
       { id: 'coast', type: 'line', source: 'world', filter: POLYGONS, paint: { 'line-color': '#a9c7d8', 'line-width': ['interpolate', ['linear'], ['zoom'], 2, 0.5, 10, 1.5] } },
       { id: 'borders', type: 'line', source: 'world', filter: LINES, paint: { 'line-color': '#c6bfae', 'line-width': 1, 'line-dasharray': [2, 2] } },
+      // no glyphs URL: MapLibre draws the names with the browser's own sans-serif
+      {
+        id: 'places',
+        type: 'symbol',
+        source: 'places',
+        'source-layer': 'places',
+        layout: { 'text-field': ['get', 'name'], 'text-font': ['sans-serif'], 'text-size': ['interpolate', ['linear'], ['zoom'], 8, 11, 14, 14], 'text-padding': 6 },
+        paint: { 'text-color': '#5a5346', 'text-halo-color': '#f4f1e8', 'text-halo-width': 1.5 },
+      },
     ],
   };
 }
@@ -109,6 +149,12 @@ export function mapRoutes(ctx: AppContext) {
     const origin = publicOrigin(ctx, c.req.url);
     cache(c);
     return c.json(mapStyle(origin));
+  });
+  r.get('/places/:z/:x/:y', (c) => {
+    const [z, x, y] = [c.req.param('z'), c.req.param('x'), c.req.param('y')].map((v) => (/^\d{1,7}$/.test(v) ? Number(v) : NaN));
+    if (!(z >= PLACES_MIN_ZOOM && z <= PLACES_MAX_ZOOM && x < 2 ** z && y < 2 ** z)) return c.json({ code: 'NOT_FOUND', message: 'No such tile.' }, 404);
+    cache(c);
+    return c.body(placesTile(z, x, y), 200, { 'Content-Type': 'application/vnd.mapbox-vector-tile' });
   });
   r.get('/world.geojson', (c) => {
     cache(c);

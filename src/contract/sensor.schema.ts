@@ -174,4 +174,5 @@ export const geocodeQuerySchema = z.object({
 });
 export const geocodeResultSchema = z.object({ label: z.string(), latitude: z.number(), longitude: z.number() });
 export type GeocodeResult = z.infer<typeof geocodeResultSchema>;
-export const geocodeResponseSchema = z.object({ results: z.array(geocodeResultSchema) });
+/** `knows`: what the search covers, 'places' (the bundled gazetteer: towns and cities) or 'addresses' (GEOCODER_URL); absent from older servers. */
+export const geocodeResponseSchema = z.object({ results: z.array(geocodeResultSchema), knows: z.enum(['places', 'addresses']).optional() });

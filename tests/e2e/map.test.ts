@@ -103,12 +103,19 @@ describe('the map page (issue 15)', () => {
 
   it('a deep link selects and centres its sensor (any letter case); an unknown serial opens the map unselected', async () => {
     const page = await member();
+    const placeTiles: number[] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/map/places/')) placeTiles.push(r.status());
+    });
     await page.goto(`${s.url}${MAP}/708192a3`);
     await page.waitForURL(`**${MAP}/708192A3`);
     await card(page).getByText('Harbour Tide Gauge').waitFor();
     await expect(card(page).locator('[data-status]').textContent()).resolves.toBe('Alert');
     await expect(listItem(page, '708192A3').getAttribute('aria-current')).resolves.toBe('true');
     await expectCentre(page, COLOUR.ALERT);
+    // at zoom 14 the offline style names the places around (the gazetteer's tiles, issue 34)
+    expect(placeTiles.length).toBeGreaterThan(0);
+    expect(placeTiles.every((status) => status === 200)).toBe(true);
     await page.goto(`${s.url}${MAP}/NOPE1234`);
     await page.waitForURL((u) => u.pathname === MAP);
     await page.getByTestId('fleet-map').waitFor();

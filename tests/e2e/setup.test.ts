@@ -155,6 +155,13 @@ describe('sensor setup in the browser (issue 11)', () => {
     const page = owner;
     await page.goto(`${baseUrl}${SENSORS}/${SPARE}/setup/location`);
     const search = page.getByPlaceholder('Search for an address or place');
+    // the bundled search knows places, not street addresses, and says so when it finds none (issue 34)
+    await search.pressSequentially('12 Cameron Road', { delay: 40 });
+    await page
+      .locator('.maplibregl-ctrl-geocoder')
+      .getByText('No town or city by that name. This search knows places, not street addresses: search for the nearest town, then click the map where the sensor is.')
+      .waitFor({ timeout: 20_000 });
+    await search.fill('');
     await search.pressSequentially('Rotorua', { delay: 40 });
     const suggestion = page.locator('.maplibregl-ctrl-geocoder .suggestions li', { hasText: 'Bay of Plenty' }).first();
     await suggestion.click({ timeout: 20_000 });

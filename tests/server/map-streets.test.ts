@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FetchSource, PMTiles } from 'pmtiles';
 import { startTestServer, type TestServer } from './harness';
-import { tileCoordinates, WEIR, writeTestStreetArchive } from './pmtiles-fixture';
+import { WEIR, writeTestStreetArchive } from './pmtiles-fixture';
+import { tileCoordinates } from '../../server/http/mvt';
 import { loadConfig } from '../../server/config';
 
 describe('the self-hosted street map: a PMTiles archive served with range requests (issue 34)', () => {

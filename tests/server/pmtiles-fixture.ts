@@ -1,79 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { zxyToTileId } from 'pmtiles';
+import { encodeTile, EXTENT, tileCoordinates, varint, type Point } from '../../server/http/mvt';
 
 /*
  * A small PMTiles v3 archive of vector tiles in the Protomaps basemap layout, built by the tests
  * themselves (no download): a block of tiles around a point, each with an `earth` polygon over the
- * whole tile and the `roads` that cross it. Mapbox Vector Tile protobuf and the PMTiles header and
- * directory are written by hand here (uncompressed: compression 1, "none", which readers accept).
+ * whole tile and the `roads` that cross it. The tiles are encoded by server/http/mvt.ts, the PMTiles
+ * header and directory are written here (uncompressed: compression 1, "none", which readers accept).
  */
 
-const EXTENT = 4096;
 const BUFFER = 64;
-
-// protobuf: varints, and fields of wire type 0 (varint) and 2 (length-delimited)
-function varint(n: number): number[] {
-  const out: number[] = [];
-  let v = n;
-  while (v >= 0x80) {
-    out.push((v % 0x80) | 0x80);
-    v = Math.floor(v / 0x80);
-  }
-  out.push(v);
-  return out;
-}
-const field = (n: number, wire: 0 | 2) => varint(n * 8 + wire);
-const uint = (n: number, value: number) => [...field(n, 0), ...varint(value)];
-const bytes = (n: number, body: number[] | Uint8Array) => [...field(n, 2), ...varint(body.length), ...body];
-const text = (n: number, s: string) => bytes(n, new TextEncoder().encode(s));
-const packed = (n: number, values: number[]) => bytes(n, values.flatMap(varint));
-const zigzag = (n: number) => (n << 1) ^ (n >> 31);
-const command = (id: 1 | 2 | 7, count: number) => (id & 7) | (count << 3);
-
-type Point = [number, number];
-interface Feature {
-  type: 2 | 3; // LineString, Polygon
-  points: Point[];
-  properties: Record<string, string>;
-}
-
-/** MVT geometry commands: MoveTo, LineTo the rest (and ClosePath for a polygon's ring), zigzag deltas. */
-function geometry(f: Feature): number[] {
-  const out = [command(1, 1)];
-  let [cx, cy] = [0, 0];
-  f.points.forEach(([x, y], i) => {
-    if (i === 1) out.push(command(2, f.points.length - 1));
-    out.push(zigzag(x - cx), zigzag(y - cy));
-    [cx, cy] = [x, y];
-  });
-  if (f.type === 3) out.push(command(7, 1));
-  return out;
-}
-
-/** One Mapbox Vector Tile (version 2) of named layers. */
-export function encodeTile(layers: Record<string, Feature[]>): Uint8Array {
-  const tile: number[] = [];
-  for (const [name, features] of Object.entries(layers)) {
-    if (!features.length) continue;
-    const keys: string[] = [];
-    const values: string[] = [];
-    const index = (list: string[], v: string) => (list.includes(v) ? list.indexOf(v) : list.push(v) - 1);
-    const encoded = features.map((f, id) => {
-      const tags = Object.entries(f.properties).flatMap(([k, v]) => [index(keys, k), index(values, v)]);
-      return bytes(2, [...uint(1, id + 1), ...packed(2, tags), ...uint(3, f.type), ...packed(4, geometry(f))]);
-    });
-    const layer = [...uint(15, 2), ...text(1, name), ...encoded.flat(), ...keys.flatMap((k) => text(3, k)), ...values.flatMap((v) => bytes(4, text(1, v))), ...uint(5, EXTENT)];
-    tile.push(...bytes(3, layer));
-  }
-  return Uint8Array.from(tile);
-}
-
-/** Web Mercator: a longitude and latitude as tile coordinates (whole part the tile, fraction within it) at zoom z. */
-export function tileCoordinates(lng: number, lat: number, z: number): Point {
-  const n = 2 ** z;
-  const rad = (lat * Math.PI) / 180;
-  return [((lng + 180) / 360) * n, ((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n];
-}
 
 /** A straight street of the Protomaps `roads` layer: along a latitude (east-west) or a longitude (north-south). */
 export interface Street {

@@ -14,12 +14,12 @@ describe('the offline map style (DESIGN: maps work with no network; the dashboar
     expect(res.status).toBe(200);
     const style = await res.json();
     expect(style.version).toBe(8);
-    for (const src of Object.values(style.sources) as { data: string }[]) expect(src.data.startsWith(s.url)).toBe(true);
+    for (const src of Object.values(style.sources) as { data?: string; tiles?: string[] }[]) for (const u of src.tiles ?? [src.data!]) expect(u.startsWith(s.url)).toBe(true);
   });
 
   it('serves land polygons that cover New Zealand and the borders between countries, in one source', async () => {
     const style = await (await fetch(`${s.url}/map/style.json`)).json();
-    const sources = Object.values(style.sources) as { data: string }[];
+    const sources = Object.values(style.sources).filter((src) => (src as { type: string }).type === 'geojson') as { data: string }[];
     expect(sources).toHaveLength(1);
     const world = await (await fetch(sources[0].data)).json();
     expect(world.type).toBe('FeatureCollection');
@@ -33,5 +33,23 @@ describe('the offline map style (DESIGN: maps work with no network; the dashboar
     expect(old).toEqual({ type: 'FeatureCollection', features: [land] });
     const borders = world.features.find((f: { geometry: { type: string } }) => f.geometry.type === 'MultiLineString');
     expect(await (await fetch(`${s.url}/map/borders.geojson`)).json()).toEqual(borders.geometry);
+  });
+
+  it('names places from the bundled gazetteer, as vector tiles from zoom 8 to 10 (issue 34)', async () => {
+    const style = (await (await fetch(`${s.url}/map/style.json`)).json()) as { sources: Record<string, { type: string; tiles?: string[]; minzoom?: number; maxzoom?: number }>; layers: { id: string; type: string; source?: string; layout?: Record<string, unknown> }[] };
+    expect(style.sources.places).toMatchObject({ type: 'vector', tiles: [`${s.url}/map/places/{z}/{x}/{y}`], minzoom: 8, maxzoom: 10 });
+    const layer = style.layers.find((l) => l.source === 'places')!;
+    expect(layer).toMatchObject({ id: 'places', type: 'symbol', layout: { 'text-field': ['get', 'name'] } });
+    // Tauranga (-37.686, 176.167) lies in tile 10/1013/627
+    const tile = await fetch(`${s.url}/map/places/10/1013/627`);
+    expect(tile.status).toBe(200);
+    expect(tile.headers.get('content-type')).toBe('application/vnd.mapbox-vector-tile');
+    const body = Buffer.from(await tile.arrayBuffer());
+    expect(body.includes('Tauranga')).toBe(true);
+    expect(body.includes('Rotorua')).toBe(false); // 50 km away, in another tile
+    expect(Buffer.from(await (await fetch(`${s.url}/map/places/8/253/157`)).arrayBuffer()).includes('Rotorua')).toBe(true);
+    // the open sea holds no places; outside the zooms or the world, no tile
+    expect((await (await fetch(`${s.url}/map/places/8/28/150`)).arrayBuffer()).byteLength).toBe(0);
+    for (const bad of ['7/126/77', '11/2026/1246', '8/256/0', '8/x/1']) expect((await fetch(`${s.url}/map/places/${bad}`)).status, bad).toBe(404);
   });
 });
