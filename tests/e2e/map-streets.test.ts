@@ -74,6 +74,8 @@ describe('the street map from a PMTiles archive (issue 34)', () => {
         { timeout: 30_000 },
       )
       .toBe('street drawn');
+    // OpenStreetMap's licence asks for the credit: the map shows its source's attribution
+    await map.getByText('© OpenStreetMap contributors').waitFor();
     expect(ranges.length).toBeGreaterThan(0);
     expect(ranges.every((status) => status === 206)).toBe(true);
     await page.screenshot({ path: '/tmp/map-e2e-streets.png' });
