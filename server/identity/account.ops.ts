@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { passwordPolicyViolation } from '../../src/domain/password-policy';
 import { checkEmail, checkName } from '../../src/domain/sign-up-rules';
 import type { Queryable } from '../db/db';
-import { queueEmail } from './mail';
+import { queueEmail, queueSecurityNotice } from './mail';
 import { errors } from './cognito-errors';
 import { attributeCodeSchema, confirmSignUpSchema, accessTokenSchema, resendConfirmationCodeSchema, signUpSchema, updateUserAttributesSchema, verifyUserAttributeSchema } from './cognito.schema';
 import { consumeCode, issueCode, voidCodes } from './codes';
+import { requireRecentReauthentication } from './reauth';
 import { verificationEmail } from './emails';
-import { emailDelivery, findUserById, findUserByUsername, insertUser, isUniqueViolation, userAttributes } from './identity-users';
+import { emailDelivery, findUserById, findUserByUsername, insertUser, isUniqueViolation, maskEmail, userAttributes } from './identity-users';
 import { requireClient, userFromAccessToken, type OpContext, type Operation } from './op-context';
 import { hashPassword } from './passwords';
 import { mfaFields } from './mfa.ops';
@@ -106,6 +107,9 @@ export const updateUserAttributes: Operation = async (op, body) => {
       throw errors.invalidParameter(`user.${attr.Name}: Attribute does not exist in the schema or cannot be changed.`);
     }
   }
+  // moving the account to another address needs this sign-in to have proved the password again
+  // (ASVS V7.5.1, POST /api/reauthenticate): a stolen session alone cannot take the account
+  if (email !== undefined) await requireRecentReauthentication(op.app.db, user.id, user.signInId, op.now);
   try {
     const delivered = await op.app.db.tx(async (q) => {
       if (name !== undefined) await q.query('UPDATE users SET name = $2 WHERE id = $1', [user.id, name]);
@@ -145,6 +149,9 @@ export const verifyUserAttribute: Operation = async (op, body) => {
         // the new address is proven: it becomes the sign-in address now
         if (await findUserByUsername(q, u.pending_email)) throw errors.aliasExists();
         await q.query('UPDATE users SET email = pending_email, pending_email = NULL, email_verified = true WHERE id = $1', [user.id]);
+        // both addresses hear of it: the old one may be the owner's, with the session stolen
+        await queueSecurityNotice(q, u.email, op, 'email-moved-away', { maskedNewEmail: maskEmail(u.pending_email) });
+        await queueSecurityNotice(q, u.pending_email, op, 'email-changed');
       } else await q.query('UPDATE users SET email_verified = true WHERE id = $1', [user.id]);
     });
   } catch (err) {

@@ -67,3 +67,27 @@ export function addedToOrgEmail(origin: string, p: { orgName: string; orgSlug: s
   const lines = [`${p.inviterName} has added you to ${p.orgName} on ${PRODUCT}.`, `Open it here: ${href}`];
   return { kind: 'invitation', subject: `You've been added to ${p.orgName} on ${PRODUCT}`, text: lines.join('\n\n'), html: html(lines.slice(0, 1), { href, label: `Open ${p.orgName}` }) };
 }
+
+/** What a security notice is about (ASVS V6.3.7): a change to the account its owner should hear of. */
+export type SecurityEvent = 'password-changed' | 'password-reset' | 'email-changed' | 'email-moved-away' | 'mfa-on' | 'mfa-off' | 'signed-in-after-lockout';
+
+const NOTICE: Record<SecurityEvent, { subject: string; what: (p: { maskedNewEmail?: string }) => string }> = {
+  'password-changed': { subject: 'Your password was changed', what: () => 'The password of your account was changed.' },
+  'password-reset': { subject: 'Your password was reset', what: () => 'The password of your account was reset with a code sent to this address, and every other sign-in was signed out.' },
+  'email-changed': { subject: 'This is now your sign-in address', what: () => 'This address is now the sign-in email of your account.' },
+  'email-moved-away': { subject: 'Your sign-in email was changed', what: (p) => `The sign-in email of your account was changed to ${p.maskedNewEmail ?? 'another address'}. This address no longer signs in.` },
+  'mfa-on': { subject: 'Two-factor authentication was turned on', what: () => 'Two-factor authentication was turned on for your account: signing in now also asks for a code from your authenticator app.' },
+  'mfa-off': { subject: 'Two-factor authentication was turned off', what: () => 'Two-factor authentication was turned off for your account: signing in asks for the password only.' },
+  'signed-in-after-lockout': { subject: 'New sign-in after failed attempts', what: () => 'Your account was signed in to after it had been locked by failed sign-in attempts.' },
+};
+
+/** A security notice: what changed and when (UTC), and what to do if it was not the owner. Never carries a code or a password. */
+export function securityNoticeEmail(origin: string, event: SecurityEvent, at: number, p: { maskedNewEmail?: string } = {}): EmailPayload {
+  const n = NOTICE[event];
+  const href = `${origin}/forgot-password`;
+  const lines = [
+    `${n.what(p)} (${new Date(at).toUTCString()})`,
+    `If this was you, there is nothing to do. If it was not, reset your password now at ${href} and tell your organisation's administrator.`,
+  ];
+  return { kind: 'security-notice', subject: `${PRODUCT}: ${n.subject}`, text: lines.join('\n\n'), html: html(lines, { href, label: 'Reset password' }) };
+}

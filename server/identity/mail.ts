@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/db';
 import { enqueueEmail, type EmailPayload } from '../delivery/outbox';
+import { securityNoticeEmail, type SecurityEvent } from './emails';
 
 /**
  * enqueueEmail for identity mail. The database error of a failed insert carries the statement's
@@ -14,3 +15,7 @@ export async function queueEmail(q: Queryable, to: string, email: EmailPayload):
     throw Object.assign(new Error(`Could not queue the ${email.kind} email: ${e.message ?? 'database error'}`), { sqlState: e.code });
   }
 }
+
+/** Queues a security notice (emails.ts) to `to`; the caller's transaction, so it goes only if the change is made. */
+export const queueSecurityNotice = (q: Queryable, to: string, op: { origin: string; now: number }, event: SecurityEvent, p: { maskedNewEmail?: string } = {}) =>
+  queueEmail(q, to, securityNoticeEmail(op.origin, event, op.now, p));

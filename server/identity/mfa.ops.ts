@@ -4,6 +4,7 @@ import { findUserById } from './identity-users';
 import { userFromAccessToken, type OpContext, type Operation } from './op-context';
 import { requireRecentReauthentication } from './reauth';
 import { codeStep, newTotpSecret, openSecret, sealSecret, spendStep } from './totp';
+import { queueSecurityNotice } from './mail';
 
 /**
  * Software token (TOTP) MFA as Cognito's user pool API offers it, for aws-amplify's setUpTOTP,
@@ -57,10 +58,17 @@ export const setUserMFAPreference: Operation = async (op, body) => {
   if (!totp || totp.Enabled === undefined) return {};
   if (totp.Enabled) {
     if (!user.totp_secret) throw errors.totpNotVerified();
-    await op.app.db.query('UPDATE users SET totp_enabled = true WHERE id = $1', [user.id]);
+    if (!user.totp_enabled)
+      await op.app.db.tx(async (q) => {
+        await q.query('UPDATE users SET totp_enabled = true WHERE id = $1', [user.id]);
+        await queueSecurityNotice(q, user.email, op, 'mfa-on');
+      });
   } else if (user.totp_enabled) {
     await requireRecentReauthentication(op.app.db, user.id, user.signInId, op.now);
-    await op.app.db.query('UPDATE users SET totp_enabled = false WHERE id = $1', [user.id]);
+    await op.app.db.tx(async (q) => {
+      await q.query('UPDATE users SET totp_enabled = false WHERE id = $1', [user.id]);
+      await queueSecurityNotice(q, user.email, op, 'mfa-off');
+    });
   }
   return {};
 };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { passwordPolicyViolation } from '../../src/domain/password-policy';
-import { queueEmail } from './mail';
+import { queueEmail, queueSecurityNotice } from './mail';
 import { errors } from './cognito-errors';
 import { changePasswordSchema, confirmForgotPasswordSchema, forgotPasswordSchema } from './cognito.schema';
 import { consumeCode, issueCode } from './codes';
@@ -62,6 +62,7 @@ export const confirmForgotPassword: Operation = async (op, body) => {
       await acceptInvitations(q, u.id, op.now);
     }
     await revokeSignIns(q, { userId: u.id }, op.now);
+    await queueSecurityNotice(q, u.email, op, 'password-reset');
   });
   return {};
 };
@@ -81,6 +82,7 @@ export const changePassword: Operation = async (op, body) => {
     await q.query('UPDATE users SET password_hash = $2 WHERE id = $1', [user.id, hash]);
     // whoever else held a session (maybe the reason for the change) is signed out; this one stays
     await revokeSignIns(q, { userId: user.id, except: user.signInId }, op.now);
+    await queueSecurityNotice(q, user.email, op, 'password-changed');
   });
   return {};
 };

@@ -3,7 +3,8 @@ import { passwordPolicyViolation } from '../../src/domain/password-policy';
 import { errors } from './cognito-errors';
 import { initiateAuthSchema, refreshSchema, respondToAuthChallengeSchema, revokeTokenSchema, accessTokenSchema } from './cognito.schema';
 import { findUserById, findUserByUsername, tokenUser, type UserRow } from './identity-users';
-import { isLocked, recordFailure, recordSuccess } from './lockout';
+import { FREE_FAILURES, isLocked, recordFailure, recordSuccess } from './lockout';
+import { queueSecurityNotice } from './mail';
 import { recordUnknownFailure, unknownIsLocked } from './unknown-lockout';
 import { readChallengeSession, signChallengeSession } from './challenge-session';
 import { acceptInvitations, temporaryPasswordUsable } from './invitations';
@@ -75,10 +76,16 @@ async function passwordAuth(op: OpContext, params: Record<string, string>) {
       ChallengeParameters: { USER_ID_FOR_SRP: user.id },
     };
   }
+  await noticeAfterLockout(op, user);
   return authenticated(op, user);
 }
 
 const mfaOn = (u: UserRow) => u.totp_enabled && !!u.totp_secret;
+
+/** A sign-in that succeeds after the account was locked by failed attempts tells its owner (a security notice). */
+async function noticeAfterLockout(op: OpContext, user: UserRow) {
+  if (user.failed_logins > FREE_FAILURES) await queueSecurityNotice(op.app.db, user.email, op, 'signed-in-after-lockout');
+}
 
 /**
  * SOFTWARE_TOKEN_MFA: the code from the user's authenticator app, within the 3-minute session the
@@ -100,6 +107,7 @@ async function softwareTokenChallenge(op: OpContext, session: string, responses:
     throw errors.mfaCodeMismatch();
   }
   await recordSuccess(db, named.id);
+  await noticeAfterLockout(op, named);
   return authenticated(op, named);
 }
 

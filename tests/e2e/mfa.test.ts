@@ -78,10 +78,10 @@ describe('two-factor authentication in the browser', () => {
     await page.goto(`${baseUrl}/settings/account`);
     await page.getByText(USER_SETTINGS_MESSAGES.mfaOn).waitFor();
     await page.getByRole('button', { name: 'Turn off', exact: true }).click();
-    await page.getByLabel('Current password').fill('Not-my-pass-2026!');
+    await page.getByTestId('two-factor').getByLabel('Current password').fill('Not-my-pass-2026!');
     await page.getByRole('button', { name: 'Turn off two-factor authentication' }).click();
     await page.getByText(USER_SETTINGS_MESSAGES.passwordWrong).waitFor();
-    await page.getByLabel('Current password').fill(password);
+    await page.getByTestId('two-factor').getByLabel('Current password').fill(password);
     await page.getByRole('button', { name: 'Turn off two-factor authentication' }).click();
     await page.getByText(USER_SETTINGS_MESSAGES.mfaOff).waitFor();
     await page.close();

@@ -48,9 +48,10 @@ describe('user settings in the browser (issue 13)', () => {
     return page;
   }
   const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor({ timeout: 15_000 });
-  /** Asks for `to` as the new sign-in email on the Account form and waits for the pending notice. */
+  /** Asks for `to` as the new sign-in email on the Account form (with the current password, as it asks) and waits for the pending notice. */
   async function requestEmailChange(page: Page, to: string) {
     await page.getByLabel('New email address').fill(to);
+    await page.getByTestId('email-change').getByLabel('Current password').fill(password);
     await page.getByRole('button', { name: 'Change email' }).click();
     await page.getByText(USER_SETTINGS_MESSAGES.emailChangeSent(to)).waitFor();
   }
@@ -166,6 +167,14 @@ describe('user settings in the browser (issue 13)', () => {
   it('account: a pending new email can be withdrawn by keeping the current one; its link then changes nothing', async () => {
     const other = `withdrawn.${Date.now()}@example.com`;
     const page = await as(email, '/settings/account', 1280, password);
+    // a new sign-in address needs the current password (security: re-authentication)
+    await page.getByLabel('New email address').fill(other);
+    await page.getByRole('button', { name: 'Change email' }).click();
+    await page.getByText(USER_SETTINGS_MESSAGES.passwordRequired).waitFor();
+    await page.getByTestId('email-change').getByLabel('Current password').fill('Not-the-pass-2026!');
+    await page.getByRole('button', { name: 'Change email' }).click();
+    await page.getByText(USER_SETTINGS_MESSAGES.passwordWrong).waitFor();
+    expect(await page.getByText(USER_SETTINGS_MESSAGES.emailChangeSent(other)).count()).toBe(0);
     await requestEmailChange(page, other);
     await page.getByRole('button', { name: `Keep ${email}` }).click();
     await page.getByText(USER_SETTINGS_MESSAGES.emailChangeSent(other)).waitFor({ state: 'detached' });

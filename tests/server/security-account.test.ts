@@ -80,7 +80,7 @@ describe.each(testDrivers)('account security on %s (issue 9)', (driver) => {
     expect((await cognito('GetTokensFromRefreshToken', { ClientId: CLIENT, RefreshToken: mine.RefreshToken })).status).toBe(200);
   });
 
-  it('an email change stays pending until the new address is verified: the old address signs in meanwhile', async () => {
+  it('an email change stays pending until the new address is verified: the old address signs in meanwhile; asking for it needs the password again on this sign-in', async () => {
     await account('before@sec.test');
     const t = await tokensOf('before@sec.test');
     // the current user's data carries the pending address (the account section shows it after a reload)
@@ -90,6 +90,18 @@ describe.each(testDrivers)('account security on %s (issue 9)', (driver) => {
       return currentUserSchema.parse(await res.json()).pendingEmail;
     };
     expect(await pendingEmail()).toBeNull();
+    // a stolen session alone cannot move the account (ASVS V7.5.1): the password first, on this sign-in
+    const refused = await cognito('UpdateUserAttributes', { AccessToken: t.AccessToken, UserAttributes: [{ Name: 'email', Value: 'first.choice@sec.test' }] });
+    expect(refused.body).toMatchObject({ __type: 'NotAuthorizedException', message: 'Confirm your current password first (re-authentication required).' });
+    expect(await pendingEmail()).toBeNull();
+    expect(await lastCode('first.choice@sec.test')).toBeFalsy();
+    expect((await s.api('/reauthenticate', { method: 'POST', token: t.IdToken, json: { password: 'Not-the-pass-2026!' } })).status).toBe(403);
+    expect((await cognito('UpdateUserAttributes', { AccessToken: t.AccessToken, UserAttributes: [{ Name: 'email', Value: 'first.choice@sec.test' }] })).body.__type).toBe('NotAuthorizedException');
+    // another sign-in's proof does not count for this one
+    const other = await tokensOf('before@sec.test');
+    expect((await s.api('/reauthenticate', { method: 'POST', token: other.IdToken, json: { password: PASSWORD } })).status).toBe(204);
+    expect((await cognito('UpdateUserAttributes', { AccessToken: t.AccessToken, UserAttributes: [{ Name: 'email', Value: 'first.choice@sec.test' }] })).body.__type).toBe('NotAuthorizedException');
+    expect((await s.api('/reauthenticate', { method: 'POST', token: t.IdToken, json: { password: PASSWORD } })).status).toBe(204);
     const first = await cognito('UpdateUserAttributes', { AccessToken: t.AccessToken, UserAttributes: [{ Name: 'email', Value: 'first.choice@sec.test' }] });
     expect(first.body.CodeDeliveryDetailsList).toHaveLength(1);
     expect(await pendingEmail()).toBe('first.choice@sec.test');
@@ -114,6 +126,7 @@ describe.each(testDrivers)('account security on %s (issue 9)', (driver) => {
     await account('keep@sec.test');
     const t = await tokensOf('keep@sec.test');
     const pendingEmail = async () => currentUserSchema.parse(await (await s.api('/users/current-v2?email=keep%40sec.test', { token: t.IdToken })).json()).pendingEmail;
+    expect((await s.api('/reauthenticate', { method: 'POST', token: t.IdToken, json: { password: PASSWORD } })).status).toBe(204);
     await cognito('UpdateUserAttributes', { AccessToken: t.AccessToken, UserAttributes: [{ Name: 'email', Value: 'elsewhere@sec.test' }] });
     expect(await pendingEmail()).toBe('elsewhere@sec.test');
     const back = await cognito('UpdateUserAttributes', { AccessToken: t.AccessToken, UserAttributes: [{ Name: 'email', Value: 'keep@sec.test' }] });

@@ -6,7 +6,7 @@ import { fetchMFAPreference, setUpTOTP, updateMFAPreference, verifyTOTPSetup } f
 import QRCode from 'qrcode';
 import { messageForError } from '../../domain/messages';
 import { USER_SETTINGS_MESSAGES } from '../../domain/user-settings';
-import { ApiError, api } from '../../shared/api';
+import { reauthenticate } from './reauthenticate';
 
 const ISSUER = 'Tidewatch';
 
@@ -79,16 +79,16 @@ export function TwoFactorSettings({ email }: { email: string }) {
 
   const turnOff = () =>
     run(async () => {
-      if (!password) return setError(USER_SETTINGS_MESSAGES.passwordRequired);
+      const problem = await reauthenticate(password);
+      if (problem) return setError(problem);
       try {
-        await api.post('/reauthenticate', { password });
         await updateMFAPreference({ totp: 'DISABLED' });
         setTurningOff(false);
         setPassword('');
         setEnabled(false);
         notifications.show({ color: 'teal', message: USER_SETTINGS_MESSAGES.mfaTurnedOff, autoClose: 4000 });
       } catch (err) {
-        setError(err instanceof ApiError && err.status === 403 ? USER_SETTINGS_MESSAGES.passwordWrong : err instanceof ApiError && err.status > 0 ? err.message : messageForError(err));
+        setError(messageForError(err));
       }
     });
 
