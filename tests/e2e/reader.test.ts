@@ -319,8 +319,11 @@ describe('the meter reader app in the browser (issue 33)', () => {
       await expect(reading.isDisabled()).resolves.toBe(true);
       await expect(page.getByLabel('Comment code', { exact: true }).isDisabled()).resolves.toBe(true);
       await page.getByLabel('Notes').fill('Dog in the yard,\ngate locked');
-      await page.getByLabel('Photo', { exact: true }).setInputFiles(PHOTO);
+      // the app's own button opens the camera (the file input behind it)
+      const [camera] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Take a photo' }).click()]);
+      await camera.setFiles(PHOTO);
       await page.getByRole('img', { name: 'Photo of the meter' }).waitFor();
+      await page.getByRole('button', { name: 'Take the photo again' }).waitFor();
       await expectAccessible(page, "reader: a can't-read capture with a photo, offline");
       await save();
     });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Alert, Button, Checkbox, Group, Image, NativeSelect, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { readingError } from '../../../machines/reading-edit.machine';
 import { CANT_READ_CODES, COMMENT_CODES, previousReadingOf, type CantReadCode, type CommentCode, type MeterReading, type MeterReadingRecord, type Position } from '../../contract/route.schema';
@@ -31,6 +31,7 @@ export function RecordForm({ reading, position, now, onCapture }: RecordFormProp
   const [service, setService] = useState(false);
   const [photo, setPhoto] = useState<MeterReadingRecord['photo'] & { width: number; height: number }>();
   const [photoError, setPhotoError] = useState<string | null>(null);
+  const photoInput = useRef<HTMLInputElement>(null);
   const [confirmed, setConfirmed] = useState(false);
   const [submitted, setSubmitted] = useState(false);
 
@@ -116,11 +117,24 @@ export function RecordForm({ reading, position, now, onCapture }: RecordFormProp
       <NativeSelect label="Comment code" data={codeData(COMMENT_CODES)} value={comment ?? NA} onChange={(e) => setComment(e.currentTarget.value === NA ? null : (e.currentTarget.value as CommentCode))} disabled={cantRead !== null} />
       <Textarea label="Notes" rows={3} maxLength={2000} value={notes} onChange={(e) => setNotes(e.currentTarget.value)} />
       <Checkbox label="Service required" checked={service} onChange={(e) => setService(e.currentTarget.checked)} />
-      <div>
-        <Text component="label" htmlFor={`photo-${reading.id}`} size="sm" fw={500}>
+      <div style={{ position: 'relative' }}>
+        <Text size="sm" fw={500} aria-hidden>
           Photo{confirm ? ' (required)' : ''}
         </Text>
-        <input id={`photo-${reading.id}`} type="file" accept="image/*" capture="environment" onChange={(e) => void takePhoto(e.currentTarget.files?.[0])} style={{ display: 'block', marginTop: 4 }} />
+        {/* the camera input itself, hidden behind a button of the app's own ("Choose File · No file chosen" is the desktop browser's) */}
+        <input
+          ref={photoInput}
+          type="file"
+          accept="image/*"
+          capture="environment"
+          aria-label={`Photo${confirm ? ' (required)' : ''}`}
+          tabIndex={-1}
+          onChange={(e) => void takePhoto(e.currentTarget.files?.[0])}
+          style={{ position: 'absolute', width: 1, height: 1, opacity: 0, overflow: 'hidden' }}
+        />
+        <Button variant="default" mt={4} onClick={() => photoInput.current?.click()}>
+          {photo ? 'Take the photo again' : 'Take a photo'}
+        </Button>
         {photoError && <Text size="sm" c="red.8">{photoError}</Text>}
         {photo && <Image src={`data:${photo.contentType};base64,${photo.data}`} alt="Photo of the meter" mah={160} w="auto" fit="contain" mt="xs" radius="sm" />}
       </div>
