@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { isReservedWebhookHeader } from '../../src/contract/live.schema';
 
 /** A new Standard Webhooks signing secret: 'whsec_' + base64 of 24 random bytes. */
 export const newWebhookSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
@@ -29,14 +30,15 @@ export interface PostOptions {
 
 /**
  * POSTs one event. The integration's own headers go first so they cannot replace the signature
- * headers. Resolves on a 2xx answer; throws with the status otherwise (the dispatcher retries).
+ * headers, and reserved names (Host, Content-Length and the like) are never taken from it. Resolves on a 2xx answer; throws with the status otherwise (the dispatcher retries).
  * node:http rather than fetch: its `lookup` hook is what ties the connection to the checked address,
  * a literal IP included (checked by the caller, and it cannot change), and it follows no redirects.
  */
 export async function postWebhook(target: WebhookTarget, id: string, body: string, nowMs: number, opts: PostOptions = {}) {
   const ts = Math.floor(nowMs / 1000);
   const headers = new Headers();
-  for (const h of target.headers) headers.set(h.key, h.value);
+  // reserved names are refused at save; a row saved before that rule is left out, never sent
+  for (const h of target.headers) if (!isReservedWebhookHeader(h.key)) headers.set(h.key, h.value);
   headers.set('content-type', 'application/json');
   headers.set('user-agent', 'Tidewatch-Webhooks/1');
   headers.set('webhook-id', id);

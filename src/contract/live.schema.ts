@@ -71,13 +71,27 @@ export const WEBHOOK_URL_MESSAGE = 'Please enter a valid http or https url';
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const HEADER_VALUE_FORBIDDEN = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+/**
+ * Headers a webhook may not set: the connection's own (Host, Transfer-Encoding, Content-Length,
+ * Connection) and the Standard Webhooks headers the delivery signs with (server/delivery/webhook.ts).
+ * Compared case-insensitively, as HTTP does.
+ */
+export const RESERVED_WEBHOOK_HEADERS = ['host', 'transfer-encoding', 'content-length', 'connection', 'webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
+export const isReservedWebhookHeader = (key: string) => (RESERVED_WEBHOOK_HEADERS as readonly string[]).includes(key.trim().toLowerCase());
+/** The refusal of a reserved header, naming it as it was typed; undefined for any other name. */
+export const reservedWebhookHeaderMessage = (key: string) =>
+  isReservedWebhookHeader(key) ? `The ${key.trim()} header is set by Tidewatch when it sends the webhook and cannot be changed.` : undefined;
 export const webhookHeaderSchema = z.object({
   key: z
     .string()
     .trim()
     .min(1, 'Key required')
     .max(256)
-    .regex(HEADER_NAME, 'Header names may contain only letters, digits and !#$%&\'*+-.^_`|~'),
+    .regex(HEADER_NAME, 'Header names may contain only letters, digits and !#$%&\'*+-.^_`|~')
+    .superRefine((key, ctx) => {
+      const message = reservedWebhookHeaderMessage(key);
+      if (message) ctx.addIssue({ code: 'custom', message });
+    }),
   value: z
     .string()
     .trim()

@@ -1,6 +1,6 @@
-import { MAX_WEBHOOK_HEADERS, WEBHOOK_URL_MESSAGE, type Integration, type IntegrationInput } from '../contract/live.schema';
+import { MAX_WEBHOOK_HEADERS, WEBHOOK_URL_MESSAGE, reservedWebhookHeaderMessage, type Integration, type IntegrationInput } from '../contract/live.schema';
 
-/** The webhook form's rules (organisation-and-routes 2.1, 4 "Webhook form", 5 "Webhook", 8, 9). */
+/** The webhook form's rules (organisation-and-routes 2.1, 4 "Webhook form", 5 "Webhook", 8, 9; reserved header names, issue 35). */
 
 export interface HeaderRow {
   key: string;
@@ -40,7 +40,9 @@ export function validateWebhook(values: WebhookValues, hasIntegration: boolean):
   const errors: WebhookErrors = {
     url: url && !isHttpUrl(url) ? WEBHOOK_MESSAGES.url : undefined,
     headers: values.headers.map((h) =>
-      isEmptyRow(h) ? {} : { key: h.key.trim() ? undefined : WEBHOOK_MESSAGES.keyRequired, value: h.value.trim() ? undefined : WEBHOOK_MESSAGES.valueRequired },
+      isEmptyRow(h)
+        ? {}
+        : { key: h.key.trim() ? reservedWebhookHeaderMessage(h.key) : WEBHOOK_MESSAGES.keyRequired, value: h.value.trim() ? undefined : WEBHOOK_MESSAGES.valueRequired },
     ),
   };
   // removing the webhook ignores its header rows

@@ -66,6 +66,29 @@ describe.each(testDrivers)('webhooks never reach the server network by default, 
     expect((await save('https://[64:ff9b::808:808]/hook')).status).toBe(201); // NAT64 of a public address
   });
 
+  it('refuses at save, on create and update, a header the delivery sets itself, naming it, in any letter case (issue 35)', async () => {
+    const org = await makeOrg(s.ctx.db);
+    const owner = await makeUser(s.ctx.db);
+    await addMember(s.ctx.db, org.id, owner.id, 3);
+    const token = await s.tokenFor(owner.id);
+    const url = 'https://hooks.example.com/tidewatch';
+    const created = await s.api(`/organisations/${org.id}/integrations`, { method: 'POST', token, json: { type: 'webhook', url, headers: [{ key: 'X-Api-Key', value: 'k' }] } });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    for (const key of ['Host', 'host', 'Transfer-Encoding', 'CONTENT-LENGTH', 'Connection', 'webhook-id', 'Webhook-Signature', 'webhook-timestamp']) {
+      const headers = [{ key: 'X-Api-Key', value: 'k' }, { key, value: 'v' }];
+      const expected = { code: 'INVALID_INTEGRATION', message: `The ${key} header is set by Tidewatch when it sends the webhook and cannot be changed.` };
+      const post = await s.api(`/organisations/${org.id}/integrations`, { method: 'POST', token, json: { type: 'webhook', url, headers } });
+      expect(post.status, key).toBe(400);
+      expect(await post.json(), key).toEqual(expected);
+      const patch = await s.api(`/organisations/${org.id}/integrations/${id}`, { method: 'PATCH', token, json: { type: 'webhook', url, headers } });
+      expect(patch.status, key).toBe(400);
+      expect(await patch.json(), key).toEqual(expected);
+    }
+    const rows = await s.ctx.db.query<{ headers: { key: string }[] }>('SELECT headers FROM integrations WHERE org_id = $1', [org.id]);
+    expect(rows.map((r) => r.headers.map((h) => h.key))).toEqual([['X-Api-Key']]);
+  });
+
   it('refuses at delivery a target that is internal, and sends it nothing', async () => {
     const org = await makeOrg(s.ctx.db);
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
@@ -119,5 +142,26 @@ describe('a webhook connects only to the address that was checked (DNS rebinding
     expect(connectedTo).not.toContain('127.0.0.1');
     expect(connectedTo).toEqual(['203.0.113.7']);
     expect(answers).toEqual(['203.0.113.7', '127.0.0.1', '127.0.0.1']); // one question per connection, each answer checked
+  });
+
+  it('never sends a reserved header from a webhook saved before the rule; its other headers go (issue 35)', async () => {
+    const seen: Record<string, string | string[] | undefined>[] = [];
+    const receiver = createServer((req, res) => {
+      seen.push(req.headers);
+      res.writeHead(200).end();
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const port = (receiver.address() as AddressInfo).port;
+    const headers = [
+      { key: 'X-Api-Key', value: 'k' },
+      { key: 'Host', value: 'internal.example' },
+      { key: 'Connection', value: 'keep-alive' },
+      { key: 'Webhook-Id', value: 'msg_forged' },
+      { key: 'content-length', value: '0' },
+    ];
+    await postWebhook({ url: `http://127.0.0.1:${port}/hook`, headers, secret: 'whsec_c2VjcmV0' }, 'msg_1', '{"a":1}', Date.now(), { timeoutMs: 1500 });
+    await new Promise((r) => receiver.close(r));
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ 'x-api-key': 'k', host: `127.0.0.1:${port}`, connection: 'close', 'webhook-id': 'msg_1', 'content-length': '7' });
   });
 });
