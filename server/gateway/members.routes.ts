@@ -5,11 +5,13 @@ import { MANAGERS, ROLE, requireMember, type GatewayEnv, type Role } from '../ht
 import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
 import {
   cancelInvitePathSchema,
+  memberDeleteResponseSchema,
   memberDeleteSchema,
   memberListSchema,
   memberPatchSchema,
   memberPathSchema,
   memberQuerySchema,
+  unfinishedRouteTasksSchema,
   type Member,
 } from '../../src/contract/member.schema';
 import { normaliseEmail } from '../../src/domain/sign-up-rules';
@@ -84,6 +86,9 @@ async function listMembers(q: Queryable, orgId: string): Promise<Member[]> {
   return rows.map(toMember);
 }
 
+/** The member's route tasks in the organisation that a removal or a leave unassigns: neither complete nor exported (Waiting or Active). */
+const UNFINISHED_TASKS = 'org_id = $1 AND assigned_to = $2 AND completed_at IS NULL AND NOT exported';
+
 export function memberRoutes(ctx: AppContext) {
   const r = new Hono<GatewayEnv>();
 
@@ -135,16 +140,34 @@ export function memberRoutes(ctx: AppContext) {
     await requireMember(ctx, c, orgId, allowed);
     const body = memberDeleteSchema.parse(await c.req.json());
     if (body.cognitoIdentityId !== memberId) throw mismatch();
-    await ctx.db.tx(async (q) => {
+    const unassigned = await ctx.db.tx(async (q) => {
       const target = await lockPair(q, orgId, callerId, memberId, allowed);
       if (target.role === ROLE.OWNER)
         throw leaving
           ? new HttpError(403, 'OWNER_CANNOT_LEAVE', 'An owner cannot leave the organisation.')
           : new HttpError(403, 'OWNER_PROTECTED', 'The owner cannot be removed from the organisation.');
       await q.query('DELETE FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, memberId]);
+      // their unfinished tasks go back to the pool; finished and exported ones keep who did them
+      const freed = await q.query<{ id: string }>(`UPDATE route_tasks SET assigned_to = NULL WHERE ${UNFINISHED_TASKS} RETURNING id`, [orgId, memberId]);
+      return freed.length;
     });
     ctx.membershipEnded?.(memberId, orgId); // after commit: a reconnect must already be refused
-    return c.json({ cognitoIdentityId: memberId, left: leaving });
+    return c.json(memberDeleteResponseSchema.parse({ cognitoIdentityId: memberId, left: leaving, unassignedRouteTasks: unassigned }));
+  });
+
+  // what a removal or a leave would unassign: managers for any member, anyone for themself
+  r.get('/organisations/:orgId/members/:memberId/unfinished-route-tasks', async (c) => {
+    const { orgId, memberId } = memberPathSchema.parse(c.req.param());
+    const self = memberId === c.get('caller').id;
+    await requireMember(ctx, c, orgId, self ? ALL_ROLES : MANAGERS);
+    const row = await one<{ member: boolean; n: number }>(
+      ctx.db,
+      `SELECT EXISTS (SELECT 1 FROM memberships WHERE org_id = $1 AND user_id = $2) AS member,
+              (SELECT count(*)::int FROM route_tasks WHERE ${UNFINISHED_TASKS}) AS n`,
+      [orgId, memberId],
+    );
+    if (!row?.member) throw memberNotFound();
+    return c.json(unfinishedRouteTasksSchema.parse({ cognitoIdentityId: memberId, unfinishedRouteTasks: Number(row.n) }));
   });
 
   // cancel a pending invitation; its temporary password stops working with it

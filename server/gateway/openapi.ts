@@ -4,7 +4,7 @@ import { apiErrorSchema } from '../../src/contract/error.schema';
 import { reauthenticateRequestSchema, createSelfRequestSchema, currentUserQuerySchema, claimSensorResponseSchema, signupResponseSchema, updateUserRequestSchema, userLookupQuerySchema, userLookupResponseSchema } from '../../src/contract/account.schema';
 import { claimSensorRequestSchema, currentUserSchema, signupRequestSchema } from '../../src/contract/user.schema';
 import { organisationListSchema, organisationSchema } from '../../src/contract/organisation.schema';
-import { memberDeleteSchema, memberListSchema, memberPatchSchema, memberQuerySchema, organisationUpdateSchema } from '../../src/contract/member.schema';
+import { memberDeleteResponseSchema, memberDeleteSchema, memberListSchema, unfinishedRouteTasksSchema, memberPatchSchema, memberQuerySchema, organisationUpdateSchema } from '../../src/contract/member.schema';
 import { inviteQuerySchema, inviteRequestSchema, inviteResponseSchema } from '../../src/contract/invitation.schema';
 import { addSensorRequestSchema, addSensorResponseSchema, firmwareListSchema, fuelInstallResponseSchema, geocodeQuerySchema, geocodeResponseSchema, sensorListSchema, sensorResponseSchema, sensorUpdateRequestSchema, sensorUpdateResponseSchema, tankPresetListSchema } from '../../src/contract/sensor.schema';
 import { measurementErrorPageSchema, measurementErrorQuerySchema, measurementPageSchema, measurementQuerySchema } from '../../src/contract/measurement.schema';
@@ -60,7 +60,8 @@ export const OPERATIONS: Record<string, Operation> = {
   'PUT /organisations/:orgId': { summary: 'Rename the organisation or change its unit and notification settings', tag: 'Organisations', body: organisationUpdateSchema, response: organisationSchema, access: MANAGERS },
   'GET /organisations/:orgId/members': { summary: 'Members and pending invitations', tag: 'Members', response: memberListSchema },
   'PATCH /organisations/:orgId/members/:memberId': { summary: 'Change a member’s role or notification rule', tag: 'Members', query: memberQuerySchema, body: memberPatchSchema, access: MANAGERS },
-  'DELETE /organisations/:orgId/members/:memberId': { summary: 'Remove a member, or leave the organisation (own id)', tag: 'Members', query: memberQuerySchema, body: memberDeleteSchema, access: `${MANAGERS}; anyone but the owner for themself` },
+  'DELETE /organisations/:orgId/members/:memberId': { summary: 'Remove a member, or leave the organisation (own id)', tag: 'Members', query: memberQuerySchema, body: memberDeleteSchema, response: memberDeleteResponseSchema, access: `${MANAGERS}; anyone but the owner for themself` },
+  'GET /organisations/:orgId/members/:memberId/unfinished-route-tasks': { summary: 'How many unfinished route tasks (neither complete nor exported) are assigned to the member: the tasks removing them or their leaving unassigns', tag: 'Members', response: unfinishedRouteTasksSchema, access: `${MANAGERS}; anyone for themself` },
   'DELETE /organisations/:orgId/invite/:email': { summary: 'Cancel an invitation', tag: 'Members', access: MANAGERS },
   'POST /organisations/:orgId/invite': { summary: 'Invite a member, or resend an invitation (resend=true)', tag: 'Members', query: inviteQuerySchema, body: inviteRequestSchema, response: inviteResponseSchema, access: MANAGERS },
   'GET /invitations': { summary: 'Invitations waiting for the signed-in user', tag: 'Members', response: pendingInvitationListSchema },

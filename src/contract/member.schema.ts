@@ -43,5 +43,19 @@ export type MemberPatch = z.infer<typeof memberPatchSchema>;
 
 /** DELETE .../members/{memberId}: the member's identity id repeated in the body (DESIGN.md). */
 export const memberDeleteSchema = z.object({ cognitoIdentityId: uuid });
+/**
+ * The answer of DELETE .../members/{memberId}: whether the caller left (their own id), and how many
+ * of the member's unfinished route tasks in the organisation (neither complete nor exported) were
+ * unassigned in the same transaction.
+ */
+export const memberDeleteResponseSchema = z.object({ cognitoIdentityId: uuid, left: z.boolean(), unassignedRouteTasks: z.number().int().nonnegative() });
+
+/**
+ * GET .../members/{memberId}/unfinished-route-tasks: how many route tasks of the organisation are
+ * assigned to the member and unfinished (Waiting or Active: neither complete nor exported), the
+ * tasks a removal or a leave unassigns; the Remove and Leave confirmations say the number.
+ */
+export const unfinishedRouteTasksSchema = z.object({ cognitoIdentityId: uuid, unfinishedRouteTasks: z.number().int().nonnegative() });
+export type UnfinishedRouteTasks = z.infer<typeof unfinishedRouteTasksSchema>;
 
 export const cancelInvitePathSchema = z.object({ orgId: z.string(), email: safeText.max(320) });

@@ -206,11 +206,80 @@ describe.each(testDrivers)('organisation settings calls on %s', (driver) => {
   it('leave: any role but the owner leaves with its own id; the last owner can never leave', async () => {
     const res = await remove('member', 'member');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ cognitoIdentityId: ids.member, left: true });
+    expect(await res.json()).toEqual({ cognitoIdentityId: ids.member, left: true, unassignedRouteTasks: 0 });
     expect((await remove('admin', 'admin')).status).toBe(200);
     const owner = await remove('owner', 'owner');
     expect([owner.status, await codeOf(owner)]).toEqual([403, 'OWNER_CANNOT_LEAVE']);
     expect(await roleOf('owner')).toBe(3);
+  });
+
+  // issue 36: a member who goes no longer holds route tasks nobody else can take
+  describe('route tasks of a member who is removed or leaves', () => {
+    let taskNo = 0;
+    const task = async (orgId: string, assignee: string | null, state: 'waiting' | 'active' | 'complete' | 'exported') => {
+      const id = crypto.randomUUID();
+      const started = state === 'waiting' ? null : 1_700_000_000_000;
+      const completed = state === 'complete' || state === 'exported' ? 1_700_000_100_000 : null;
+      await s.ctx.db.query(
+        `INSERT INTO route_tasks (id, org_id, task_number, route_name, assigned_to, started_at, completed_at, exported, created_at)
+         VALUES ($1, $2, $3, 'R1', $4, $5, $6, $7, 1)`,
+        [id, orgId, ++taskNo, assignee, started, completed, state === 'exported'],
+      );
+      return id;
+    };
+    const assigneeOf = async (id: string) => (await s.ctx.db.query<{ assigned_to: string | null }>('SELECT assigned_to FROM route_tasks WHERE id = $1', [id]))[0].assigned_to;
+    const unfinished = (who: string, target: string) => call(who, 'GET', `/organisations/${org.id}/members/${ids[target]}/unfinished-route-tasks`);
+    let t: Record<'waiting' | 'active' | 'complete' | 'exported' | 'otherMember' | 'otherOrg', string>;
+
+    beforeEach(async () => {
+      await s.ctx.db.query(`UPDATE organisations SET features = features || '{"meterReading": true}'::jsonb WHERE id = $1`, [org.id]);
+      // the member reads in another organisation too: those tasks are not this organisation's to free
+      await addMember(s.ctx.db, other.id, ids.member, 1);
+      t = {
+        waiting: await task(org.id, ids.member, 'waiting'),
+        active: await task(org.id, ids.member, 'active'),
+        complete: await task(org.id, ids.member, 'complete'),
+        exported: await task(org.id, ids.member, 'exported'),
+        otherMember: await task(org.id, ids.admin2, 'waiting'),
+        otherOrg: await task(other.id, ids.member, 'active'),
+      };
+    });
+
+    it('the count: unfinished (Waiting, Active) tasks in this organisation; managers for anyone, anyone for themself', async () => {
+      const res = await unfinished('admin', 'member');
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ cognitoIdentityId: ids.member, unfinishedRouteTasks: 2 });
+      expect(await (await unfinished('member', 'member')).json()).toMatchObject({ unfinishedRouteTasks: 2 });
+      expect(await (await unfinished('owner', 'admin2')).json()).toMatchObject({ unfinishedRouteTasks: 1 });
+      expect(await (await unfinished('owner', 'owner')).json()).toMatchObject({ unfinishedRouteTasks: 0 });
+      expect((await unfinished('member', 'admin2')).status).toBe(403);
+      expect((await unfinished('stranger', 'member')).status).toBe(404);
+      expect(await codeOf(await unfinished('admin', 'stranger'))).toBe('MEMBER_NOT_FOUND');
+      expect((await call('admin', 'GET', `/organisations/${org.id}/members/not-a-uuid/unfinished-route-tasks`)).status).toBe(400);
+    });
+
+    it('removal unassigns exactly those tasks in the same call; complete, exported, other members and other organisations keep theirs', async () => {
+      const res = await remove('admin', 'member');
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ cognitoIdentityId: ids.member, left: false, unassignedRouteTasks: 2 });
+      expect(await assigneeOf(t.waiting)).toBeNull();
+      expect(await assigneeOf(t.active)).toBeNull();
+      for (const kept of [t.complete, t.exported, t.otherOrg]) expect(await assigneeOf(kept)).toBe(ids.member);
+      expect(await assigneeOf(t.otherMember)).toBe(ids.admin2);
+      // the route list shows them unassigned
+      const list = (await (await call('admin', 'GET', `/organisations/${org.id}/routes`)).json()) as { routes: { id: string; assignedTo: unknown }[] };
+      expect(list.routes.find((x) => x.id === t.active)?.assignedTo).toBeNull();
+    });
+
+    it('leaving unassigns the leaver’s unfinished tasks; a refused removal changes nothing', async () => {
+      expect((await remove('member', 'admin2')).status).toBe(403);
+      expect(await assigneeOf(t.otherMember)).toBe(ids.admin2);
+      const res = await remove('member', 'member');
+      expect(await res.json()).toEqual({ cognitoIdentityId: ids.member, left: true, unassignedRouteTasks: 2 });
+      expect(await assigneeOf(t.waiting)).toBeNull();
+      expect(await assigneeOf(t.complete)).toBe(ids.member);
+      expect(await assigneeOf(t.otherOrg)).toBe(ids.member);
+    });
   });
 
   it('DELETE invite: managers cancel an open invitation (case-insensitive email); then 404; members 403; strangers 404', async () => {
