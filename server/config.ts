@@ -92,6 +92,7 @@ const schema = z.object({
   IDENTITY_RATE_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(60),
   CSP_CONNECT_SRC: z.string().optional(), // more origins the browser may connect to (map tiles, space-separated)
   USER_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20), // GET /users?email= per manager
+  INVITATIONS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(50), // new invitations per organisation in any hour
   // fair shares of heavy work (measurement pages, route imports, reading lists): at once per user and
   // per organisation, waiting per user before 429, and the resident memory above which it is refused with 503
   HEAVY_PER_USER: z.coerce.number().int().min(1).max(64).default(2),

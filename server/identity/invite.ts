@@ -1,6 +1,7 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { InviteRequest, InviteResponse } from '../../src/contract/invitation.schema';
 import { checkEmail, checkName } from '../../src/domain/sign-up-rules';
+import { INVITE_MESSAGES } from '../../src/domain/invite-form';
 import type { AppContext } from '../context';
 import { one, type Queryable } from '../db/db';
 import { queueEmail } from './mail';
@@ -40,6 +41,26 @@ async function context(q: Queryable, orgId: string, inviterId: string) {
   return { org, inviterName: inviter?.name || inviter?.email || 'Your organisation admin' };
 }
 
+const HOUR_MS = 3_600_000;
+
+/**
+ * At most INVITATIONS_PER_HOUR new invitations an organisation in any hour (issue 35), counted in
+ * the database so every instance sees the same count; cancelled ones count too. The organisation's
+ * row is locked first so two invites at once cannot both take the last place. Resends are limited
+ * per invitation instead (once every 10 minutes).
+ */
+async function limitNewInvitations(ctx: AppContext, q: Queryable, orgId: string, now: number) {
+  await q.query('SELECT 1 FROM organisations WHERE id = $1 FOR NO KEY UPDATE', [orgId]);
+  const sent = await one<{ n: number; oldest: string | null }>(q, 'SELECT count(*)::int AS n, min(created_at) AS oldest FROM invitations WHERE org_id = $1 AND created_at > $2', [
+    orgId,
+    now - HOUR_MS,
+  ]);
+  if (sent && sent.n >= ctx.config.INVITATIONS_PER_HOUR) {
+    const retryAfterS = Math.max(1, Math.ceil((Number(sent.oldest) + HOUR_MS - now) / 1000));
+    throw new HttpError(429, 'TOO_MANY_REQUESTS', INVITE_MESSAGES.tooMany, { 'Retry-After': String(retryAfterS) });
+  }
+}
+
 /**
  * An existing account is never added without its consent (issue 9): its invitation stays pending
  * and the email asks it to accept or decline in the app (GET /invitations, POST .../accept).
@@ -66,6 +87,7 @@ export async function inviteMember(ctx: AppContext, orgId: string, inviterId: st
     return await ctx.db.tx(async (q) => {
       const now = ctx.now();
       const { org, inviterName } = await context(q, orgId, inviterId);
+      await limitNewInvitations(ctx, q, orgId, now);
       if (body.role === 4 && !org.features?.meterReading) throw badRequest('INVALID_ROLE', 'Meter readers can only join organisations with meter reading.');
       const user = await findUserByUsername(q, email.value, true);
       if (user && (await one(q, 'SELECT 1 FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, user.id]))) throw alreadyMember();

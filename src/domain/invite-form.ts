@@ -31,6 +31,8 @@ export const INVITE_MESSAGES = {
   alreadyMember: 'This user is already a member of your organisation.',
   alreadyInvited: 'The email already exists or have been invited',
   failed: 'Inviting the member failed. Please check your internet connection and try again.',
+  /** The organisation's hourly limit of new invitations (issue 35; the server's 429 TOO_MANY_REQUESTS). */
+  tooMany: 'Your organisation has sent too many invitations in the last hour. Please try again later.',
 } as const;
 
 export type InviteRole = 1 | 2 | 4;
@@ -90,6 +92,7 @@ export function inviteFailure(err: unknown): string {
   const code = (err as { code?: string } | undefined)?.code;
   if (code === 'ALREADY_A_MEMBER') return INVITE_MESSAGES.alreadyMember;
   if (code === 'ALREADY_INVITED') return INVITE_MESSAGES.alreadyInvited;
+  if (code === 'TOO_MANY_REQUESTS') return INVITE_MESSAGES.tooMany;
   if (isNetworkError(err)) return NETWORK_MESSAGE;
   return INVITE_MESSAGES.failed;
 }

@@ -62,3 +62,44 @@ describe.each(testDrivers)('an invitation of an existing account waits for its c
     expect((await s.api('/invitations/not-a-uuid/accept', { method: 'POST', token: await s.tokenFor(user.id) })).status).toBe(400);
   });
 });
+
+describe.each(testDrivers)('an organisation sends at most INVITATIONS_PER_HOUR new invitations an hour on %s (issue 35)', (driver) => {
+  let s: TestServer;
+  let clock = Date.UTC(2026, 0, 5, 9);
+  const LIMIT = 3;
+
+  beforeAll(async () => {
+    s = await startTestServer(driver, { INVITATIONS_PER_HOUR: String(LIMIT) }, { now: () => clock });
+  });
+  afterAll(() => s?.close());
+
+  it('answers the next one 429 TOO_MANY_REQUESTS with Retry-After, sends and stores nothing for it, and leaves other organisations alone', async () => {
+    const org = await makeOrg(s.ctx.db);
+    const owner = await makeUser(s.ctx.db);
+    await addMember(s.ctx.db, org.id, owner.id, 3);
+    const invite = async (orgId: string, email: string) =>
+      s.api(`/organisations/${orgId}/invite`, { method: 'POST', token: await s.tokenFor(owner.id), json: { email, name: 'Invitee', role: 2 } });
+    for (let i = 0; i < LIMIT; i++) {
+      expect((await invite(org.id, `limit-${i}@rate.test`)).status).toBe(200);
+      clock += 60_000;
+    }
+    // a cancelled invitation still counts: cancelling does not make room
+    expect((await s.api(`/organisations/${org.id}/invite/${encodeURIComponent('limit-0@rate.test')}`, { method: 'DELETE', token: await s.tokenFor(owner.id) })).status).toBeLessThan(300);
+    const refused = await invite(org.id, 'one-too-many@rate.test');
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: 'Your organisation has sent too many invitations in the last hour. Please try again later.' });
+    expect(refused.headers.get('retry-after')).toBe(String(3600 - 3 * 60));
+    expect(await s.ctx.db.query('SELECT 1 FROM users WHERE email = $1', ['one-too-many@rate.test'])).toEqual([]);
+    expect(await s.ctx.db.query('SELECT 1 FROM outbox WHERE recipient = $1', ['one-too-many@rate.test'])).toEqual([]);
+
+    // another organisation's managers are not held back
+    const other = await makeOrg(s.ctx.db);
+    await addMember(s.ctx.db, other.id, owner.id, 3);
+    expect((await invite(other.id, 'elsewhere@rate.test')).status).toBe(200);
+
+    // an hour after the first, there is room for one more again
+    clock += 3600_000 - 3 * 60_000 + 1;
+    expect((await invite(org.id, 'one-too-many@rate.test')).status).toBe(200);
+    expect((await invite(org.id, 'and-another@rate.test')).status).toBe(429);
+  });
+});
