@@ -108,6 +108,8 @@ export interface ChartContext {
   range: TimeRange;
   zoom: TimeRange | null;
   yZoom: boolean;
+  /** The Y-axis zoom chosen in normal mode, given back when live mode ends (live starts zoomed to its hour). */
+  normalYZoom: boolean;
   widthPx: number;
   query: { start?: string | null; end?: string | null };
   localNow: () => number;
@@ -233,6 +235,7 @@ export const chartMachine = setup({
     range: { start: 0, end: 0 },
     zoom: null,
     yZoom: false,
+    normalYZoom: false,
     widthPx: input.widthPx,
     query: input.query ?? {},
     localNow: input.now ?? Date.now,
@@ -323,7 +326,10 @@ export const chartMachine = setup({
         live: {
           id: 'live',
           initial: 'loading',
-          entry: ['setLiveEnd', assign({ zoom: null, viewMode: 'live' })],
+          // an hour of a reservoir at full scale is a flat line: live starts with the Y-axis fitted to the
+          // window's data (the toggle still there); leaving live gives back normal mode's choice
+          entry: ['setLiveEnd', assign({ zoom: null, viewMode: 'live', normalYZoom: ({ context }) => context.yZoom, yZoom: true })],
+          exit: assign({ yZoom: ({ context }) => context.normalYZoom }),
           on: {
             REFRESH: { target: '.loading', actions: ['setLiveEnd', assign({ refreshNext: true })] },
             SET_VIEW_MODE: { guard: ({ event }) => event.mode === 'normal', target: '#normal', actions: 'refreshRange' },

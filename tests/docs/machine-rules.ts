@@ -10,6 +10,7 @@ export const MACHINE_RULES: Record<string, string[]> = {
   'chart.machine.ts': [
     'A range is loaded in chunks by the data worker, with progress, and drawn; a failed load shows its message and can be retried.',
     'Zoom has a minimum; Live Mode shows the last hour and appends live points; a server clock offset under 5 s is ignored.',
+    'Live Mode starts with the Y-axis fitted to the hour\'s data (the toggle stays); leaving it gives back normal mode\'s choice.',
     'Export is disabled for 2 s after a click; the chart is read drawn or as a table, in the organisation\'s zone or the viewer\'s own.',
     'The keyboard cursor steps through the drawn points: arrows, Home and End, Page Up and Page Down by a day.',
   ],

@@ -45,6 +45,8 @@ describe.skipIf(waitMs > 100_000)('live mode on the chart (monitoring-client.md 
     await pane.waitFor({ timeout: 60_000 });
     await page.getByLabel('View mode').getByText('Live Mode').click();
     await expect.poll(() => pane.getAttribute('data-view-mode'), { timeout: 30_000 }).toBe('live');
+    // the hour fitted to its own data, not the display range's flat line (issue 36 item 11); the toggle stays
+    await expect(page.getByRole('button', { name: 'Y-axis zoom' }).getAttribute('aria-pressed')).resolves.toBe('true');
     await expect.poll(() => pane.getAttribute('data-status'), { timeout: 60_000 }).toBe('ready');
     // from here on: every status the chart passes through, and a marker proving no reload
     await page.evaluate(() => {

@@ -23,7 +23,7 @@ type ModelEvent =
  * Events in capitals without a user behind them are what the worker, the gateway or time do.
  */
 const chartModel = setup({
-  types: { context: {} as { mode: DataMode; zoomed: boolean; yZoom: boolean }, events: {} as ModelEvent },
+  types: { context: {} as { mode: DataMode; zoomed: boolean; yZoom: boolean; yZoomBeforeLive: boolean }, events: {} as ModelEvent },
   guards: {
     otherOfferedMode: ({ context, event }) => event.type === 'SET_DATA_MODE' && event.mode !== context.mode && input.modes.includes(event.mode),
     toLive: ({ context, event }) => event.type === 'SET_VIEW_MODE' && event.mode === 'live' && input.liveModeFeature && context.mode === 'level',
@@ -34,7 +34,7 @@ const chartModel = setup({
 }).createMachine({
   id: 'model',
   type: 'parallel',
-  context: { mode: input.modes[0], zoomed: false, yZoom: false },
+  context: { mode: input.modes[0], zoomed: false, yZoom: false, yZoomBeforeLive: false },
   on: { TOGGLE_Y_ZOOM: { actions: assign({ yZoom: ({ context }) => !context.yZoom }) } },
   states: {
     data: {
@@ -66,7 +66,10 @@ const chartModel = setup({
         },
         live: {
           initial: 'loading',
-          entry: 'unzoom',
+          // issue 36 item 11: live mode starts with the Y-axis zoomed to the window's data; the toggle stays
+          // (normal mode's own choice comes back when live ends)
+          entry: ['unzoom', assign({ yZoomBeforeLive: ({ context }) => context.yZoom, yZoom: true })],
+          exit: assign({ yZoom: ({ context }) => context.yZoomBeforeLive }),
           on: {
             REFRESH: '.loading',
             SET_VIEW_MODE: { guard: 'toNormal', target: 'normal' },
