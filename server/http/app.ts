@@ -33,6 +33,7 @@ import { mapRoutes } from './map.routes';
 import { adminClientErrorRoutes, publicClientErrorRoutes } from '../gateway/client-errors.routes';
 import { refuseDeepJson, refuseUnstorable } from './input-guard';
 import { bodyLimits } from './body-limit';
+import { cspReportRoutes } from './csp-report';
 import { apiFallback } from './fallback';
 import { securityHeaders } from './security-headers';
 import { compressJson, staticFiles } from './static-files';
@@ -54,12 +55,8 @@ export function createApp(ctx: AppContext) {
   app.use('/api/*', compressJson());
   app.use('/identity/*', compressJson());
   app.use('/config.json', compressJson());
-  // where browsers report what the Content-Security-Policy blocked: logged, never trusted
-  app.post('/csp-report', async (c) => {
-    const text = (await c.req.text()).slice(0, 4000);
-    ctx.log.warn({ report: text }, 'CSP violation');
-    return c.json({ received: true }, 202);
-  });
+  // where browsers report what the Content-Security-Policy blocked: logged, never trusted; size- and rate-limited
+  app.route('/', cspReportRoutes(ctx));
 
   const api = new Hono<GatewayEnv>();
   api.get('/health', async (c) => {
