@@ -42,9 +42,9 @@ describe('the meter reader app in the browser (issue 33)', () => {
     return page;
   }
 
-  /** A phone-sized page of its own context, signed in as the demo meter reader, in the reader app. */
-  async function reader(): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  /** A phone-sized page of its own context, signed in as the demo meter reader, in the reader app (at a GPS position when given). */
+  async function reader(at?: { latitude: number; longitude: number }): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, ...(at && { geolocation: at, permissions: ['geolocation'] }) });
     page.setDefaultTimeout(30_000);
     await signIn(page, s.url, 'reader@demo.test');
     await page.waitForURL((u) => u.pathname === '/reader/');
@@ -108,7 +108,7 @@ describe('the meter reader app in the browser (issue 33)', () => {
     );
 
   it('offline for real: the service worker controls /reader/, a reload with the network off boots from its precache and shows the downloaded task; an offline capture waits and is sent when the network returns', { timeout: 300_000 }, async () => {
-    const page = await reader();
+    const page = await reader({ latitude: -41.2847, longitude: 174.7378 }); // in Karori, among KAR-04's meters
     await controlled(page);
     const card = page.getByTestId('task-1004');
     await card.getByRole('button', { name: 'Download', exact: true }).click();
@@ -126,6 +126,9 @@ describe('the meter reader app in the browser (issue 33)', () => {
     // the walk and a plausible reading, with the network still off
     await card.getByRole('button', { name: 'Open' }).click();
     await page.getByRole('heading', { level: 1, name: 'Task 1004 · KAR-04' }).waitFor();
+    // the nearest unread meter, its address and distance on the phone's width (wrapped, not cut off at the screen's edge)
+    const nearest = page.getByRole('button', { name: /^Nearest unread \([\d,]+ m\): .+, Karori$/ });
+    expect(await nearest.evaluate((b) => b.getBoundingClientRect().right <= window.innerWidth && [...b.querySelectorAll('span')].every((e) => e.scrollWidth <= e.clientWidth + 1))).toBe(true);
     const address = (await page.getByRole('heading', { level: 2 }).first().textContent())!;
     const value = (await previousOf(page)) + 2;
     await page.getByLabel('Reading', { exact: true }).fill(String(value));

@@ -17,6 +17,9 @@ const STATE_LABEL: Record<ReadingState, { label: string; color: string }> = {
   refused: { label: 'Refused', color: 'red' },
 };
 
+/** A button whose label wraps onto more lines on a phone (an address with a distance is wider than 390 px) rather than being cut off. */
+const WRAP = { root: { height: 'auto', minHeight: 'var(--button-height)', paddingBlock: 6 }, label: { whiteSpace: 'normal', textAlign: 'left' } } as const;
+
 const dateText = (ms: number | null) => (ms === null ? 'date unknown' : new Date(ms).toLocaleDateString('en-NZ', { day: 'numeric', month: 'short', year: 'numeric' }));
 
 export interface WalkPageProps {
@@ -75,7 +78,7 @@ export function WalkPage({ downloaded, captures, position, mapStyle, now, onCapt
       {found.length > 0 && (
         <Card withBorder p={0}>
           {found.map((f) => (
-            <Button key={f.id} variant="subtle" fullWidth justify="flex-start" onClick={() => goTo(f.id)}>
+            <Button key={f.id} variant="subtle" fullWidth justify="flex-start" styles={WRAP} onClick={() => goTo(f.id)}>
               {f.meterInfo.propertyAddress} · {f.meterInfo.serial}
             </Button>
           ))}
@@ -87,8 +90,8 @@ export function WalkPage({ downloaded, captures, position, mapStyle, now, onCapt
           {showMap ? 'Hide map' : 'Map'}
         </Button>
         {nearest && (
-          <Button variant="light" size="xs" color="yellow" onClick={() => goTo(nearest.reading.id)}>
-            Nearest unread: {nearest.reading.meterInfo.propertyAddress} ({Math.round(nearest.metres)} m)
+          <Button variant="light" size="xs" color="yellow" styles={WRAP} maw="100%" onClick={() => goTo(nearest.reading.id)}>
+            Nearest unread ({Math.round(nearest.metres).toLocaleString('en-NZ')} m): {nearest.reading.meterInfo.propertyAddress}
           </Button>
         )}
       </Group>
