@@ -141,6 +141,9 @@ describe('integration and webhooks settings in the browser (issue 13)', () => {
     await page.getByRole('button', { name: /^patch\s*\/users\/\{memberId\}/i }).waitFor();
     expect(await page.getByRole('heading', { name: 'Integrations', level: 2 }).count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/api-docs.png` });
+    // signed in, the docs lead back into the app (issue 36 item 15)
+    await page.getByRole('link', { name: 'Back to the app' }).click();
+    await page.waitForURL((u) => u.pathname.startsWith('/org/'));
     await page.close();
   });
 });
