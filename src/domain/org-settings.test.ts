@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INVITE_EXPIRY_MS, invitationStatus, isTooManyRequests, relativeTime } from './org-settings';
+import { INVITE_EXPIRY_MS, invitationStatus, isTooManyRequests, relativeTime, unassignNotice } from './org-settings';
 import { checkInvite, checkMobile, emptyInvite } from './invite-form';
 
 describe('invitation status (organisation-and-routes 4, 9: 90-day limit)', () => {
@@ -39,5 +39,14 @@ describe('invite form rules (organisation-and-routes 5)', () => {
     expect(checkInvite(v, true, false).request).toEqual({ email: 'nia@example.com', name: 'Nia', role: 4, mobile: null });
     expect(checkInvite(v, false, false).errors).toEqual({ role: 'Role is required.' });
     expect(checkInvite({ ...v, role: 1, mobile: 'abc' }, false, true).request?.mobile, 'a found account sends no mobile').toBeNull();
+  });
+});
+
+describe('the unassigned route tasks a removal or a leave announces (issue 36)', () => {
+  it('says how many when there are any, nothing when none, and a sentence without a number when unknown', () => {
+    expect(unassignNotice(3, 'Their')).toBe('Their 3 unfinished route tasks will be unassigned.');
+    expect(unassignNotice(1, 'Your')).toBe('Your 1 unfinished route task will be unassigned.');
+    expect(unassignNotice(0, 'Their')).toBeNull();
+    expect(unassignNotice(null, 'Your')).toBe('Your unfinished route tasks, if any, will be unassigned.');
   });
 });

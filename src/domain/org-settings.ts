@@ -20,6 +20,18 @@ export const ORG_SETTINGS_MESSAGES = {
   alreadyInvited: 'The email already exists or have been invited',
 } as const;
 
+/**
+ * What the Remove (whose 'Their') and Leave (whose 'Your') confirmations add about the member's
+ * unfinished route tasks, which the removal or the leave unassigns (issue 36): the number when
+ * there are any, nothing when there are none, and a sentence without a number when it could not
+ * be read (null).
+ */
+export function unassignNotice(count: number | null, whose: 'Their' | 'Your'): string | null {
+  if (count === null) return `${whose} unfinished route tasks, if any, will be unassigned.`;
+  if (count <= 0) return null;
+  return `${whose} ${count} unfinished route ${count === 1 ? 'task' : 'tasks'} will be unassigned.`;
+}
+
 /** Invite expiry limit (organisation-and-routes 9): 90 days. */
 export const INVITE_EXPIRY_MS = 7_776_000_000;
 

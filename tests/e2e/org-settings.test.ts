@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startOwnDemoServer, useBrowser } from './session';
+import { gateway, idToken, orgId, startOwnDemoServer, useBrowser } from './session';
 import type { TestServer } from '../server/harness';
 import { sendUplink } from '../server/live-helpers';
 import { demoDeviceKey } from '../../server/seed/device-keys';
@@ -234,5 +234,56 @@ describe('organisation settings (issue 13)', () => {
     await page.getByText('Test notification has been sent.').waitFor();
     await expect.poll(async () => (await mailbox('siteadmin@demo.test')).filter((m) => m.kind === 'test-notification').length).toBe(1);
     await page.close();
+  });
+  // issue 36 item 20: a member who goes gives back their unfinished route tasks, and the confirmation says how many first
+  it('removing a meter reader and a member leaving: the confirmation counts their unfinished route tasks, which the list then shows unassigned', { timeout: 180_000 }, async () => {
+    const HARBOUR = '/org/harbour-city-council';
+    const token = await idToken(s.url, 'owner@demo.test');
+    const harbour = await orgId(s.url, token, 'harbour-city-council');
+    type Task = { id: string; taskNumber: number; exported: boolean; completedAt: number | null; assignedTo: { cognitoIdentityId: string } | null };
+    const tasks = async () => ((await gateway(s.url, token, 'GET', `/organisations/${harbour}/routes`)) as { routes: Task[] }).routes;
+    const { members } = (await gateway(s.url, token, 'GET', `/organisations/${harbour}/members`)) as { members: { email: string; cognitoIdentityId: string }[] };
+    const idOf = (email: string) => members.find((m) => m.email === email)!.cognitoIdentityId;
+    const heldBy = (all: Task[], id: string) => all.filter((t) => t.assignedTo?.cognitoIdentityId === id);
+    const unfinished = (all: Task[]) => all.filter((t) => !t.exported && t.completedAt === null);
+
+    const readerTasks = heldBy(await tasks(), idOf('reader@demo.test'));
+    const open = unfinished(readerTasks);
+    const done = readerTasks.filter((t) => !open.includes(t));
+    expect(open.length, 'the demo reader holds unfinished tasks').toBeGreaterThan(1);
+    expect(done.length, 'and finished ones').toBeGreaterThan(0);
+
+    const owner = await as('owner@demo.test');
+    await owner.goto(`${s.url}${HARBOUR}/settings/members`);
+    await row(owner, 'reader@demo.test').waitFor({ timeout: 30_000 });
+    await act(owner, 'Rangi Reader', 'Remove');
+    const confirm = owner.getByRole('dialog', { name: 'Please confirm' });
+    await confirm.getByText('Are you sure you want to remove this member?').waitFor();
+    await confirm.getByText(`Their ${open.length} unfinished route tasks will be unassigned.`).waitFor({ timeout: 30_000 });
+    await confirm.getByRole('button', { name: 'Yes' }).click();
+    await row(owner, 'reader@demo.test').waitFor({ state: 'detached', timeout: 30_000 });
+
+    // the route list shows them unassigned; finished and exported tasks keep their reader
+    await owner.goto(`${s.url}${HARBOUR}/service-routes`);
+    const taskRow = (n: number) => owner.getByRole('row').filter({ has: owner.getByRole('link', { name: String(n), exact: true }) });
+    for (const t of open) await taskRow(t.taskNumber).getByText('Unassigned').waitFor({ timeout: 30_000 });
+    const after = await tasks();
+    expect(heldBy(after, idOf('reader@demo.test')).map((t) => t.id).sort()).toEqual(done.map((t) => t.id).sort());
+
+    // leaving: a member given one task is told before they leave
+    const site = idOf('siteadmin@demo.test');
+    const spare = unfinished(after).find((t) => !t.assignedTo)!;
+    await gateway(s.url, token, 'PATCH', `/organisations/${harbour}/routes/${spare.id}`, { assignedTo: site });
+    const leaver = await as('siteadmin@demo.test');
+    await leaver.goto(`${s.url}/settings/organisations`);
+    await leaver.getByRole('button', { name: 'Leave Harbour City Council' }).click();
+    const dialog = leaver.getByRole('dialog', { name: 'Leave Harbour City Council?' });
+    await dialog.getByText('Your 1 unfinished route task will be unassigned.').waitFor({ timeout: 30_000 });
+    await dialog.getByRole('button', { name: 'Leave organisation' }).click();
+    await expect.poll(() => leaver.getByTestId('user-org-harbour-city-council').count(), { timeout: 30_000 }).toBe(0);
+    await leaver.close();
+    await owner.reload();
+    await taskRow(spare.taskNumber).getByText('Unassigned').waitFor({ timeout: 30_000 });
+    await owner.close();
   });
 });

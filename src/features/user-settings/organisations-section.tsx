@@ -3,20 +3,24 @@ import { Badge, Button, Group, Modal, Paper, Stack, Text, Tooltip } from '@manti
 import { notifications } from '@mantine/notifications';
 import { Link } from 'react-router-dom';
 import { ROLES, type Organisation } from '../../contract/organisation.schema';
-import { ROLE_LABELS } from '../../domain/org-settings';
+import { ROLE_LABELS, unassignNotice } from '../../domain/org-settings';
 import { USER_SETTINGS_MESSAGES } from '../../domain/user-settings';
 import { api, regionQuery } from '../../shared/api';
 import { useSession } from '../../shared/session';
+import { countOrNull, useUnfinishedRouteTasks } from '../../shared/use-unfinished-route-tasks';
 
 /**
  * Organisations (organisation-and-routes 2.2, 6, 8; DESIGN.md "Leave organisation"): the user's
  * organisations, each with Leave (disabled for the owner). Leaving deletes the user's own
- * membership; the organisations are read again, so the app moves off the one just left.
+ * membership and unassigns the user's unfinished route tasks there, which the confirmation counts
+ * first; the organisations are read again, so the app moves off the one just left.
  */
 export function OrganisationsSection() {
   const { user, organisations, refreshOrganisations } = useSession();
   const [leaving, setLeaving] = useState<Organisation | null>(null);
   const [busy, setBusy] = useState(false);
+  const tasks = useUnfinishedRouteTasks(leaving?.id ?? null, leaving ? user.cognitoIdentityId : null);
+  const tasksNote = tasks.status === 'ready' || tasks.status === 'error' ? unassignNotice(countOrNull(tasks), 'Your') : null;
 
   const leave = async (org: Organisation) => {
     setBusy(true);
@@ -69,11 +73,16 @@ export function OrganisationsSection() {
       <Modal opened={!!leaving} onClose={() => !busy && setLeaving(null)} title={leaving ? `Leave ${leaving.name}?` : ''} centered>
         <Stack gap="md">
           <Text size="sm">You will lose access to its sensors, notifications and settings. An admin can invite you again.</Text>
+          {tasksNote && (
+            <Text size="sm" data-testid="unassign-note">
+              {tasksNote}
+            </Text>
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setLeaving(null)} disabled={busy}>
               Cancel
             </Button>
-            <Button color="red" loading={busy} onClick={() => leaving && void leave(leaving)}>
+            <Button color="red" loading={busy || tasks.status === 'loading'} onClick={() => leaving && void leave(leaving)}>
               Leave organisation
             </Button>
           </Group>

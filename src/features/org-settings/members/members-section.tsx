@@ -9,11 +9,12 @@ import { confirmText, memberActionsMachine, type ActionRequest } from '../../../
 import { inviteResponseSchema } from '../../../contract/invitation.schema';
 import { memberListSchema, type Member } from '../../../contract/member.schema';
 import { userLookupResponseSchema } from '../../../contract/account.schema';
-import { ACTION_ROLE, invitationStatus, memberActions, relativeTime, ROLE_LABELS, type Viewer } from '../../../domain/org-settings';
+import { ACTION_ROLE, invitationStatus, memberActions, relativeTime, ROLE_LABELS, unassignNotice, type Viewer } from '../../../domain/org-settings';
 import { api, regionQuery } from '../../../shared/api';
 import type { SettingsSectionProps } from '../section-types';
 import { InviteModal } from './invite-modal';
 import { MemberActionsMenu } from './member-actions-menu';
+import { countOrNull, useUnfinishedRouteTasks } from '../../../shared/use-unfinished-route-tasks';
 
 type Load = { status: 'loading' } | { status: 'ready'; members: Member[] } | { status: 'error' };
 
@@ -68,6 +69,10 @@ export default function MembersSection({ org, user, isManager, mobile }: Setting
   const busy = actions.matches('working');
   const now = Date.now();
   const question = confirmText(actions);
+  // a removal unassigns the member's unfinished route tasks: the confirmation says how many first
+  const removing = question && actions.context.action === 'remove' ? actions.context.member?.cognitoIdentityId ?? null : null;
+  const tasks = useUnfinishedRouteTasks(removing ? org.id : null, removing);
+  const tasksNote = removing && tasks.status !== 'loading' && tasks.status !== 'idle' ? unassignNotice(countOrNull(tasks), 'Their') : null;
 
   return (
     <Stack gap="md">
@@ -170,11 +175,12 @@ export default function MembersSection({ org, user, isManager, mobile }: Setting
               {actions.context.member.name || actions.context.member.email} ({actions.context.member.email})
             </Text>
           )}
+          {tasksNote && <Text data-testid="unassign-note">{tasksNote}</Text>}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => sendAction({ type: 'DISMISS' })}>
               No
             </Button>
-            <Button color="red" onClick={() => sendAction({ type: 'CONFIRM' })}>
+            <Button color="red" loading={!!removing && tasks.status === 'loading'} onClick={() => sendAction({ type: 'CONFIRM' })}>
               Yes
             </Button>
           </Group>
