@@ -88,6 +88,9 @@ const schema = z.object({
   // Cognito's "prevent user existence errors": a password reset for an unknown address answers as for a
   // known one (no email goes out); off, it answers UserNotFoundException and the client says so
   PREVENT_USER_EXISTENCE_ERRORS: bool(true),
+  // the identity API's SignUp (self-service accounts, which tells taken addresses apart); off, as Cognito's
+  // "allow only administrators to create users": the app's own sign-up is POST /api/signup
+  IDENTITY_SELF_SIGN_UP: bool(false),
   IDENTITY_RATE_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(300),
   IDENTITY_RATE_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(60),
   CSP_CONNECT_SRC: z.string().optional(), // more origins the browser may connect to (map tiles, space-separated)

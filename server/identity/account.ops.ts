@@ -25,8 +25,13 @@ function onlyEmailAttribute(name: string) {
   if (name !== 'email') throw errors.invalidParameter(`Verification of ${name} is not supported; only email is.`);
 }
 
-/** Self-service sign-up through the user pool (the product's wizard uses POST /api/signup instead). */
+/**
+ * Self-service sign-up through the user pool (the product's wizard uses POST /api/signup instead).
+ * Off unless IDENTITY_SELF_SIGN_UP=true, as Cognito's "allow only administrators to create users":
+ * refused before anything is read, so it tells nobody which addresses have accounts (issue 35).
+ */
 export const signUp: Operation = async (op, body) => {
+  if (!op.app.config.IDENTITY_SELF_SIGN_UP) throw errors.signUpNotPermitted();
   const input = signUpSchema.parse(body);
   requireClient(op, input.ClientId);
   const email = checkEmail(input.Username);

@@ -65,6 +65,8 @@ export const errors = {
   noSoftwareToken: () => err('SoftwareTokenMFANotFoundException', 'Software Token MFA has not been set up for the user.'),
   totpNotVerified: () => err('InvalidParameterException', 'User has not verified software token mfa'),
   mfaTypeNotOffered: (type: string) => err('InvalidParameterException', `${type} is not offered by this user pool; only software token (TOTP) MFA is.`),
+  // Cognito's answer when the pool allows administrators only to create users (AllowAdminCreateUserOnly)
+  signUpNotPermitted: () => err('NotAuthorizedException', 'SignUp is not permitted for this user pool.'),
   reauthenticationRequired: () => err('NotAuthorizedException', 'Confirm your current password first (re-authentication required).'),
   unknownOperation: (op: string) => err('UnknownOperationException', `Unknown operation ${op}`),
 };

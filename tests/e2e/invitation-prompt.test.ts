@@ -21,20 +21,36 @@ describe('an existing account accepts an invitation in the app (issue 9)', () =>
   afterAll(() => browser?.close());
 
   it('is asked after sign-in, and joins only when it accepts', async () => {
-    // an existing account of its own, with no organisation yet
-    const email = `existing.${Date.now()}@example.com`;
-    const password = 'Existing-pass-2026!';
-    await cognito('SignUp', { Username: email, Password: password });
-    const { messages } = (await (await fetch(`${baseUrl}/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { text?: string }[] };
-    const code = messages[0]?.text?.match(/\b(\d{6})\b/)?.[1];
-    expect(code).toBeTruthy();
-    await cognito('ConfirmSignUp', { Username: email, ConfirmationCode: code });
-
-    // the owner of Riverbend Water invites it
     const owner = await cognito('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: 'owner@demo.test', PASSWORD: DEMO_PASSWORD } });
     const token = owner.AuthenticationResult.IdToken as string;
     const { organisations } = (await (await fetch(`${baseUrl}/api/organisations`, { headers: { authorization: token } })).json()) as { organisations: { id: string; slug: string }[] };
     const riverbend = organisations.find((o) => o.slug === 'riverbend-water')!;
+    const harbour = organisations.find((o) => o.slug === 'harbour-city-council')!;
+
+    // an existing account of its own, with no organisation (the identity API's SignUp is off by
+    // default): invited to Harbour City Council, it sets its password and then leaves
+    const email = `existing.${Date.now()}@example.com`;
+    const password = 'Existing-pass-2026!';
+    await fetch(`${baseUrl}/api/organisations/${harbour.id}/invite`, {
+      method: 'POST',
+      headers: { authorization: token, 'content-type': 'application/json' },
+      body: JSON.stringify({ email, name: 'Existing Person', role: 1 }),
+    });
+    const { messages } = (await (await fetch(`${baseUrl}/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { kind?: string; text?: string }[] };
+    const temporary = new URL(/https?:\/\/\S+\/accept\?\S+/.exec(messages.find((m) => m.kind === 'invitation')!.text!)![0]).searchParams.get('code')!;
+    const first = await cognito('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: email, PASSWORD: temporary } });
+    expect(first.ChallengeName).toBe('NEW_PASSWORD_REQUIRED');
+    const set = await cognito('RespondToAuthChallenge', { ChallengeName: 'NEW_PASSWORD_REQUIRED', Session: first.Session, ChallengeResponses: { USERNAME: email, NEW_PASSWORD: password } });
+    const own = set.AuthenticationResult.IdToken as string;
+    const sub = JSON.parse(Buffer.from(own.split('.')[1], 'base64url').toString()).sub as string;
+    const left = await fetch(`${baseUrl}/api/organisations/${harbour.id}/members/${sub}`, {
+      method: 'DELETE',
+      headers: { authorization: own, 'content-type': 'application/json' },
+      body: JSON.stringify({ cognitoIdentityId: sub }),
+    });
+    expect(left.status).toBeLessThan(300);
+
+    // the owner of Riverbend Water invites it
     const invited = await fetch(`${baseUrl}/api/organisations/${riverbend.id}/invite`, {
       method: 'POST',
       headers: { authorization: token, 'content-type': 'application/json' },

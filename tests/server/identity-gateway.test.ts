@@ -25,7 +25,7 @@ describe.each(testDrivers)('profile, organisations and invitations on %s (organi
     (await s.ctx.db.query<{ payload: { kind: string; text: string } }>('SELECT payload FROM outbox WHERE recipient = $1 ORDER BY created_at DESC LIMIT 1', [to]))[0]?.payload;
 
   beforeAll(async () => {
-    s = await startTestServer(driver, {}, { now: () => clock });
+    s = await startTestServer(driver, { IDENTITY_SELF_SIGN_UP: 'true' }, { now: () => clock }); // a fresh account through SignUp
   });
   afterAll(() => s?.close());
 

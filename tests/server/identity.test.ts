@@ -58,7 +58,7 @@ describe.each(testDrivers)('identity endpoint on %s (DESIGN "Identity and the ga
   };
 
   beforeAll(async () => {
-    s = await startTestServer(driver, {}, { now: () => clock });
+    s = await startTestServer(driver, { IDENTITY_SELF_SIGN_UP: 'true' }, { now: () => clock }); // SignUp is tested here too
   });
   afterAll(() => s?.close());
 

@@ -28,7 +28,7 @@ describe.each(testDrivers)('account security on %s (issue 9)', (driver) => {
   };
 
   beforeAll(async () => {
-    s = await startTestServer(driver);
+    s = await startTestServer(driver, { IDENTITY_SELF_SIGN_UP: 'true' }); // the policy tests sign up through the pool
   });
   afterAll(() => s?.close());
 
@@ -180,5 +180,31 @@ describe.each(testDrivers)('the invite form look-up on %s (issue 9)', (driver) =
     const member = await makeUser(s.ctx.db);
     await addMember(s.ctx.db, org.id, member.id, 1);
     expect((await s.api('/users?email=someone@lookup.test', { token: await s.tokenFor(member.id) })).status).toBe(403);
+  });
+});
+
+describe.each(testDrivers)('the identity SignUp is off unless IDENTITY_SELF_SIGN_UP=true, on %s (issue 35)', (driver) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer(driver); // the default
+  });
+  afterAll(() => s?.close());
+  const signUp = async (body: object) => {
+    const res = await fetch(`${s.url}/identity`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.SignUp' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+
+  it("answers Cognito's NotAuthorizedException alike for taken and new addresses, and makes nothing", async () => {
+    const taken = await makeUser(s.ctx.db, { email: 'taken@signup-off.test' });
+    const refusal = { status: 400, body: { __type: 'NotAuthorizedException', message: 'SignUp is not permitted for this user pool.' } };
+    expect(await signUp({ ClientId: CLIENT, Username: taken.email, Password: PASSWORD })).toEqual(refusal);
+    expect(await signUp({ ClientId: CLIENT, Username: 'new@signup-off.test', Password: PASSWORD, UserAttributes: [{ Name: 'name', Value: 'New' }] })).toEqual(refusal);
+    expect(await signUp({ ClientId: CLIENT, Username: 'weak@signup-off.test', Password: 'x' })).toEqual(refusal); // nothing checked, so nothing told
+    expect(await s.ctx.db.query('SELECT 1 FROM users WHERE email IN ($1, $2)', ['new@signup-off.test', 'weak@signup-off.test'])).toEqual([]);
+    expect(await s.ctx.db.query('SELECT 1 FROM outbox WHERE recipient IN ($1, $2)', ['new@signup-off.test', taken.email])).toEqual([]);
   });
 });

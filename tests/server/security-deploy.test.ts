@@ -53,7 +53,7 @@ describe.each(testDrivers)('deployment safety on %s', (driver) => {
   describe('demo server listening on every interface', () => {
     let s: TestServer;
     beforeAll(async () => {
-      s = await startTestServer(driver, { HOST: '0.0.0.0' });
+      s = await startTestServer(driver, { HOST: '0.0.0.0', IDENTITY_SELF_SIGN_UP: 'true' }); // a verification email through SignUp
     });
     afterAll(() => s?.close());
 
