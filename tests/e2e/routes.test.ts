@@ -55,6 +55,13 @@ describe('service routes in the browser (issue 14)', () => {
     await expect.poll(() => taskLinks(page).allTextContents()).toEqual(['1006', '1005', '1004', '1003', '1002']);
     await page.getByText('0 Selected').waitFor();
     await page.screenshot({ path: `${SHOTS}/routes-list.png`, fullPage: true });
+    // wider than the page: a shadow says more columns lie to the right, then to the left once scrolled (issue 36 item 15)
+    await page.getByTestId('scroll-cue-right').waitFor();
+    expect(await page.getByTestId('scroll-cue-left').count()).toBe(0);
+    await page.getByRole('region', { name: 'Route tasks, scrolls sideways' }).evaluate((el) => el.scrollBy({ left: 10_000 }));
+    await page.getByTestId('scroll-cue-left').waitFor();
+    await page.getByTestId('scroll-cue-right').waitFor({ state: 'detached' });
+    await page.getByRole('region', { name: 'Route tasks, scrolls sideways' }).evaluate((el) => el.scrollBy({ left: -10_000 }));
 
     // add Exported, filter the route, sort by Route: all of it survives a reload
     await pick(page, 'Progress', 'Exported', page.getByRole('region', { name: 'Filters' }));

@@ -32,6 +32,7 @@ import classes from './routes.module.css';
 import { AssignModal, ClassificationModal, ConfirmActionModal, ExportOptionsModal, GroupModal, SuburbModal } from './task-dialogs';
 import { usePersisted } from './use-routes-data';
 import { useExportCooldown, useExporter } from './use-exporter';
+import { ScrollCue } from '../../shared/scroll-cue';
 
 const PROGRESS_COLOR: Record<RouteProgress, string> = { Exported: 'gray', Complete: 'teal', Active: 'blue', Waiting: 'yellow' };
 
@@ -259,8 +260,8 @@ export function RouteTasksPage() {
           </Alert>
         )}
         {tasks.status === 'ready' && (
-          <Table.ScrollContainer minWidth={manager ? TASK_TABLE_WIDTH : TASK_TABLE_WIDTH - 300} type="native">
-            <Table className={classes.table} highlightOnHover verticalSpacing={6} aria-label="Route tasks">
+          <ScrollCue label="Route tasks, scrolls sideways">
+            <Table className={classes.table} miw={manager ? TASK_TABLE_WIDTH : TASK_TABLE_WIDTH - 300} highlightOnHover verticalSpacing={6} aria-label="Route tasks">
               <Table.Thead>
                 {table.getHeaderGroups().map((hg) => (
                   <Table.Tr key={hg.id}>
@@ -312,7 +313,7 @@ export function RouteTasksPage() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollCue>
         )}
         {table.getPageCount() > 1 && (
           <Group justify="center" py="sm">
