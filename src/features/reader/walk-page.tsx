@@ -20,7 +20,9 @@ const STATE_LABEL: Record<ReadingState, { label: string; color: string }> = {
 /** A button whose label wraps onto more lines on a phone (an address with a distance is wider than 390 px) rather than being cut off. */
 const WRAP = { root: { height: 'auto', minHeight: 'var(--button-height)', paddingBlock: 6 }, label: { whiteSpace: 'normal', textAlign: 'left' } } as const;
 
-const dateText = (ms: number | null) => (ms === null ? 'date unknown' : new Date(ms).toLocaleDateString('en-NZ', { day: 'numeric', month: 'short', year: 'numeric' }));
+// one formatter for every reading (toLocaleDateString with options builds a new one on each call)
+const DATE = new Intl.DateTimeFormat('en-NZ', { day: 'numeric', month: 'short', year: 'numeric' });
+const dateText = (ms: number | null) => (ms === null ? 'date unknown' : DATE.format(ms));
 
 export interface WalkPageProps {
   downloaded: DownloadedTask;
