@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, decodeJwt } from 'jose';
 import { startTestServer, testDrivers, type TestServer } from './harness';
-import { CLIENT, cognitoClient } from './security-helpers';
-import { hashPassword } from '../../server/identity/passwords';
-import { insertUser } from '../../server/identity/identity-users';
+import { CLIENT, identityAccounts } from './security-helpers';
 import { addMember, makeOrg, makeUser } from './fixtures';
 import { currentUserSchema } from '../../src/contract/user.schema';
 
@@ -11,17 +9,7 @@ const PASSWORD = 'Demo-pass-2026!';
 
 describe.each(testDrivers)('account security on %s (issue 9)', (driver) => {
   let s: TestServer;
-  const cognito = cognitoClient(() => s);
-  const hash = hashPassword(PASSWORD);
-  const account = async (email: string) =>
-    insertUser(s.ctx.db, { email, name: 'Ana', passwordHash: await hash, status: 'CONFIRMED', emailVerified: true, profileCreated: true }, Date.now());
-  const signIn = (email: string, password = PASSWORD) =>
-    cognito('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', ClientId: CLIENT, AuthParameters: { USERNAME: email, PASSWORD: password } });
-  const tokensOf = async (email: string, password = PASSWORD) => {
-    const r = await signIn(email, password);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    return r.body.AuthenticationResult as { IdToken: string; AccessToken: string; RefreshToken: string };
-  };
+  const { cognito, account, signIn, tokensOf } = identityAccounts(() => s, PASSWORD);
   const lastCode = async (to: string) => {
     const rows = await s.ctx.db.query<{ payload: { kind: string; text: string } }>(`SELECT payload FROM outbox WHERE recipient = $1 ORDER BY created_at DESC`, [to]);
     return rows.find((m) => m.payload.kind === 'verification-code')?.payload.text.match(/\b(\d{6})\b/)?.[1];

@@ -1,6 +1,9 @@
 import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
+import { expect } from 'vitest';
 import type { TestServer } from './harness';
+import { hashPassword } from '../../server/identity/passwords';
+import { insertUser } from '../../server/identity/identity-users';
 
 export const CLIENT = 'tidewatch-web';
 
@@ -43,4 +46,23 @@ export function rawRequest(url: string, opts: { method?: string; host?: string; 
 export function externalAddress(): string {
   for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
   throw new Error('this test needs a non-loopback network interface');
+}
+
+/**
+ * Accounts for identity tests: `account` inserts a confirmed, verified user with `password`;
+ * `signIn` asks as aws-amplify's USER_PASSWORD_AUTH does; `tokensOf` signs in and expects success.
+ */
+export function identityAccounts(s: () => TestServer, password: string, name = 'Ana') {
+  const cognito = cognitoClient(s);
+  const hash = hashPassword(password);
+  const account = async (email: string) =>
+    insertUser(s().ctx.db, { email, name, passwordHash: await hash, status: 'CONFIRMED', emailVerified: true, profileCreated: true }, Date.now());
+  const signIn = (email: string, pass = password) =>
+    cognito('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', ClientId: CLIENT, AuthParameters: { USERNAME: email, PASSWORD: pass } });
+  const tokensOf = async (email: string, pass = password) => {
+    const r = await signIn(email, pass);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body.AuthenticationResult as { IdToken: string; AccessToken: string; RefreshToken: string };
+  };
+  return { cognito, account, signIn, tokensOf };
 }

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
 import { startTestServer, testDrivers, type TestServer } from './harness';
-import { CLIENT, cognitoClient } from './security-helpers';
-import { hashPassword } from '../../server/identity/passwords';
-import { insertUser } from '../../server/identity/identity-users';
+import { CLIENT, identityAccounts } from './security-helpers';
 
 const PASSWORD = 'Demo-pass-2026!';
 
@@ -14,17 +12,7 @@ const PASSWORD = 'Demo-pass-2026!';
  */
 describe.each(testDrivers)('security notices on %s', (driver) => {
   let s: TestServer;
-  const cognito = cognitoClient(() => s);
-  const hash = hashPassword(PASSWORD);
-  const account = async (email: string) =>
-    insertUser(s.ctx.db, { email, name: 'Nia', passwordHash: await hash, status: 'CONFIRMED', emailVerified: true, profileCreated: true }, Date.now());
-  const signIn = (email: string, password = PASSWORD) =>
-    cognito('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', ClientId: CLIENT, AuthParameters: { USERNAME: email, PASSWORD: password } });
-  const tokensOf = async (email: string, password = PASSWORD) => {
-    const r = await signIn(email, password);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    return r.body.AuthenticationResult as { IdToken: string; AccessToken: string; RefreshToken: string };
-  };
+  const { cognito, account, signIn, tokensOf } = identityAccounts(() => s, PASSWORD, 'Nia');
   const mail = (to: string) => s.ctx.db.query<{ payload: { kind: string; subject: string; text: string } }>(`SELECT payload FROM outbox WHERE recipient = $1 ORDER BY created_at`, [to]);
   const notices = async (to: string) => (await mail(to)).filter((m) => m.payload.kind === 'security-notice').map((m) => m.payload.subject.replace(/^Tidewatch: /, ''));
   const codeIn = async (to: string, kind: string) => (await mail(to)).filter((m) => m.payload.kind === kind).at(-1)?.payload.text.match(/\b(\d{6})\b/)?.[1];
