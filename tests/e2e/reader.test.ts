@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { CHROMIUM_LAUNCH, expectAccessible, launchBrowser, signIn } from './browser';
 import { startOwnDemoServer } from './session';
 import type { TestServer } from '../server/harness';
@@ -68,6 +68,18 @@ describe('the meter reader app in the browser (issue 33)', () => {
       await context.route('**/*', (route) => route.abort('internetdisconnected'));
     }
   };
+
+  /** In the owner's task list: select the task, Assign, choose Rangi Reader, and wait for the row to name him. */
+  async function assignToReader(manager: Page, taskRow: Locator, taskNumber: number) {
+    await manager.getByRole('checkbox', { name: `Select task ${taskNumber}` }).check();
+    await manager.getByRole('button', { name: 'Assign', exact: true }).click();
+    const dialog = manager.getByRole('dialog', { name: `Assign task ${taskNumber}` });
+    await dialog.getByLabel('Assign to', { exact: true }).first().click({ force: true });
+    await manager.getByRole('option', { name: 'Rangi Reader (Meter Reader)', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Assign' }).click();
+    await expect.poll(() => manager.getByRole('dialog').count()).toBe(0);
+    await taskRow.getByText('Rangi Reader').waitFor();
+  }
 
   /** The service worker has installed and controls the page (clientsClaim: the first visit too). */
   const controlled = (page: Page) =>
@@ -174,14 +186,7 @@ describe('the meter reader app in the browser (issue 33)', () => {
     const manager = await owner(ROUTES);
     const taskRow = manager.getByRole('row').filter({ has: manager.getByRole('link', { name: '1005', exact: true }) });
     await taskRow.waitFor();
-    await manager.getByRole('checkbox', { name: 'Select task 1005' }).check();
-    await manager.getByRole('button', { name: 'Assign', exact: true }).click();
-    const dialog = manager.getByRole('dialog', { name: 'Assign task 1005' });
-    await dialog.getByLabel('Assign to', { exact: true }).first().click({ force: true });
-    await manager.getByRole('option', { name: 'Rangi Reader (Meter Reader)', exact: true }).click();
-    await dialog.getByRole('button', { name: 'Assign' }).click();
-    await expect.poll(() => manager.getByRole('dialog').count()).toBe(0);
-    await taskRow.getByText('Rangi Reader').waitFor();
+    await assignToReader(manager, taskRow, 1005);
 
     const page = await reader();
     const card = page.getByTestId('task-1005');
@@ -269,14 +274,7 @@ describe('the meter reader app in the browser (issue 33)', () => {
     const taskRow = manager.getByRole('row').filter({ hasText: 'R12' });
     await taskRow.getByText('Waiting', { exact: true }).waitFor();
     const taskNumber = Number(await taskRow.getByRole('link').first().textContent());
-    await manager.getByRole('checkbox', { name: `Select task ${taskNumber}` }).check();
-    await manager.getByRole('button', { name: 'Assign', exact: true }).click();
-    const assigning = manager.getByRole('dialog', { name: `Assign task ${taskNumber}` });
-    await assigning.getByLabel('Assign to', { exact: true }).first().click({ force: true });
-    await manager.getByRole('option', { name: 'Rangi Reader (Meter Reader)', exact: true }).click();
-    await assigning.getByRole('button', { name: 'Assign' }).click();
-    await expect.poll(() => manager.getByRole('dialog').count()).toBe(0);
-    await taskRow.getByText('Rangi Reader').waitFor();
+    await assignToReader(manager, taskRow, taskNumber);
 
     // the reader downloads it, then the network goes and the app is reloaded from the device
     const page = await reader();
