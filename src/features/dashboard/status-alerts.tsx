@@ -1,16 +1,16 @@
 import { useEffect, useState } from 'react';
 import { Alert, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconBellRinging, IconInfoCircle } from '@tabler/icons-react';
-import { notificationListSchema, type SensorNotification } from '../../contract/notification.schema';
+import type { SensorNotification } from '../../contract/notification.schema';
 import type { Sensor } from '../../contract/sensor.schema';
 import type { MeasurementUnit } from '../../domain/sensor-format';
 import { dashboardNotifications, notificationCardStyle, NOTIFICATION_TITLE } from '../../domain/notification-rules';
 import { currentBattery, notificationText } from '../../domain/notification-text';
 import { formatTime, timeAgo, type TimeDisplay } from '../../domain/time-format';
-import { api } from '../../shared/api';
 import { subscribeOrg } from '../../shared/live';
 import { applyNotification } from '../../domain/live-updates';
-import { REFRESH, useNow } from './use-clock';
+import { REFRESH, serverNow, useNow } from './use-clock';
+import { notificationPages, readSensorAlertNotifications } from './sensor-alerts';
 
 const STYLE = {
   alarm: { color: 'red', icon: IconBellRinging },
@@ -29,28 +29,34 @@ interface StatusAlertsProps {
   timeZone: string;
 }
 
-/** The dashboard's status alerts: this sensor's open notifications, one per type (monitoring-client 4). */
+/** The dashboard's status alerts: this sensor's open notifications, one per type (monitoring-client 4), read for this sensor alone. */
 export function StatusAlerts({ sensor, orgId, unit, timeDisplay, timeZone }: StatusAlertsProps) {
   const [all, setAll] = useState<SensorNotification[]>([]);
   // delta and movement alerts fall away once they are an hour old: re-check every 3 s
   const now = useNow(REFRESH.recentAlerts);
 
   useEffect(() => {
+    // another sensor's list, until this one's arrives, shows nothing: dashboardNotifications keeps this sensor's only
     const ctrl = new AbortController();
     const load = () =>
-      api
-        .get(`/organisations/${orgId}/notifications`, { schema: notificationListSchema, signal: ctrl.signal })
-        .then((r) => setAll(r.notifications))
+      readSensorAlertNotifications(notificationPages(orgId, ctrl.signal), sensor.id, serverNow())
+        .then((list) => {
+          if (!ctrl.signal.aborted) setAll(list);
+        })
         .catch(() => {}); // the alerts are a hint; the notifications page reports load failures
     void load();
     const id = setInterval(load, NOTIFICATION_POLL_MS);
-    const off = subscribeOrg(orgId, { onNotification: (m) => setAll((list) => applyNotification(list, m.notification)) });
+    const off = subscribeOrg(orgId, {
+      onNotification: (m) => {
+        if (m.notification.sensorId === sensor.id) setAll((list) => applyNotification(list, m.notification));
+      },
+    });
     return () => {
       ctrl.abort();
       clearInterval(id);
       off();
     };
-  }, [orgId]);
+  }, [orgId, sensor.id]);
 
   const shown = dashboardNotifications(all, sensor, now);
   if (shown.length === 0) return null;
