@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startOwnDemoServer, useBrowser } from './session';
+import type { TestServer } from '../server/harness';
+import { sendUplink } from '../server/live-helpers';
+import { fleetSerial, seedFleet } from '../../server/cli/seed-fleet';
+import { demoDeviceKey } from '../../server/seed/device-keys';
+import { NOTIFICATION_LIMIT } from '../../server/gateway/notifications.routes';
+
+const SHOTS = 'test-results/e2e';
+const ORG = '/org/riverbend-water';
+const FLEET = 2_000;
+const DEMO_SENSORS = 10;
+/** The list's row height in CSS pixels (src/features/sensors/sensor-list.tsx). */
+const ROW_HEIGHT = 60;
+/**
+ * Fleet sensor 1103 (F000044F, 'Blenheim Diesel Tank 1103') is in alert: its open threshold alarm
+ * started 47 hours ago, the oldest of the fleet's open notifications (npm run seed:fleet), so
+ * more than 200 of the organisation's notifications are newer.
+ */
+const ALERTED = { serial: fleetSerial(1103), name: 'Blenheim Diesel Tank 1103' };
+
+describe('a fleet of 2,000 sensors in the browser: the virtualised list, search, live rows, a sensor\'s alerts, notification filters (issue 32)', () => {
+  let s: TestServer;
+  let orgId: string;
+  beforeAll(async () => {
+    s = await startOwnDemoServer();
+    ({ orgId } = await seedFleet(s.ctx.db, { sensors: FLEET, notifications: 2_000 }));
+  }, 120_000);
+  afterAll(() => s?.close());
+  // after the server's afterAll: hooks run last first, so the browser closes before the server
+  const b = useBrowser({ shots: SHOTS, hookTimeout: 120_000 });
+
+  const list = (page: Page) => page.getByRole('list', { name: 'Sensors' });
+  const rows = (page: Page) => list(page).getByRole('listitem');
+  const setSize = async (page: Page) => Number(await rows(page).first().getAttribute('aria-setsize'));
+
+  it('draws only the rows on screen, finds a sensor by name, and a live uplink reaches a visible row deep in the list', { timeout: 60_000 }, async () => {
+    const page = await b.signedIn(s.url, 'owner@demo.test', { path: `${ORG}/sensors`, timeout: 30_000 });
+    await list(page).locator('[data-serial]').first().waitFor();
+    expect(await setSize(page)).toBe(FLEET + DEMO_SENSORS);
+    const onScreen = Math.ceil(900 / ROW_HEIGHT);
+    await expect.poll(() => rows(page).count()).toBeLessThan(onScreen + 40);
+
+    // half way down: the rows there are drawn, still only a screenful and the overscan
+    const middle = 1_000;
+    await list(page).evaluate((el, top) => el.closest('.mantine-ScrollArea-viewport')!.scrollTo(0, top), middle * ROW_HEIGHT);
+    const row = list(page).locator(`[aria-posinset="${middle + 3}"][data-serial]`);
+    await row.waitFor();
+    expect(await rows(page).count()).toBeLessThan(onScreen + 40);
+    const serial = (await row.getAttribute('data-serial'))!;
+    const { offset } = (await s.ctx.db.query<{ offset: number }>(`SELECT (display_info->>'offsetMeasurement')::float8 AS offset FROM sensors WHERE serial = $1`, [serial]))[0];
+    await page.waitForTimeout(1_500); // the organisation's live subscription settles
+    const sent = Date.now();
+    const res = await sendUplink(s, await demoDeviceKey(s.ctx, serial), { serial, measurements: [{ time: Date.now(), rawDistance: offset - 1234 }] });
+    expect(res.status, await res.clone().text()).toBe(200);
+    await expect.poll(() => list(page).locator(`[data-serial="${serial}"]`).textContent()).toContain('1.234 m');
+    console.log(`fleet e2e: live uplink to the visible row ${serial} in ${Date.now() - sent} ms`);
+
+    const search = page.getByLabel('Search sensors');
+    await search.fill(ALERTED.name.toLowerCase());
+    await expect.poll(() => list(page).locator('[aria-posinset="1"]').getAttribute('data-serial')).toBe(ALERTED.serial);
+    const found = await setSize(page);
+    expect(found).toBeLessThan(100); // its neighbours in the numbering are within the spec's fuzzy threshold
+    expect(await rows(page).count()).toBeLessThanOrEqual(Math.min(found, onScreen + 40));
+    await page.screenshot({ path: `${SHOTS}/fleet-search-1280.png` });
+    await search.fill('   ');
+    await expect.poll(() => setSize(page)).toBe(FLEET + DEMO_SENSORS);
+    await page.close();
+  });
+
+  it("the dashboard shows a sensor's open alarm however many newer notifications the organisation has", { timeout: 60_000 }, async () => {
+    // the precondition: the organisation's spec list (the newest 200) does not hold the alarm
+    const newer = await s.ctx.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM notifications n, (SELECT o.start_time FROM notifications o JOIN sensors x ON x.id = o.sensor_id
+         WHERE x.serial = $2 AND o.type = 'THRESHOLD_ALARM' AND o.end_time IS NULL) a WHERE n.org_id = $1 AND n.start_time > a.start_time`,
+      [orgId, ALERTED.serial],
+    );
+    expect(newer[0].n).toBeGreaterThan(NOTIFICATION_LIMIT);
+    const page = await b.signedIn(s.url, 'member@demo.test', { path: `${ORG}/sensors/${ALERTED.serial}`, timeout: 30_000 });
+    await page.getByRole('heading', { name: ALERTED.name }).waitFor();
+    const alerts = page.getByRole('region', { name: 'Status alerts' });
+    await expect.poll(() => alerts.textContent()).toMatch(/^Threshold alarm.*Since .*\(2 days ago\)$/);
+    await page.close();
+  });
+
+  it('filters the notifications by type, state and a sensor searched in the fleet', { timeout: 60_000 }, async () => {
+    const page = await b.signedIn(s.url, 'owner@demo.test', { path: `${ORG}/notifications`, timeout: 30_000 });
+    const cards = page.getByRole('article');
+    await cards.first().waitFor();
+    const read = () => cards.evaluateAll((els) => els.map((e) => `${e.getAttribute('aria-label')}|${e.getAttribute('data-badge')}`));
+    await page.getByRole('combobox', { name: 'Type' }).click();
+    await page.getByRole('option', { name: 'Threshold alarm' }).click();
+    await page.getByRole('combobox', { name: 'State' }).click();
+    await page.getByRole('option', { name: 'Open', exact: true }).click();
+    await page.waitForURL(/type=THRESHOLD_ALARM&state=open/);
+    await expect.poll(async () => new Set(await read())).toEqual(new Set(['Threshold alarm|ACTIVE']));
+    expect(await cards.count()).toBeGreaterThan(20);
+    const sensor = page.getByRole('combobox', { name: 'Sensor' });
+    await sensor.click();
+    await sensor.fill(ALERTED.name.toLowerCase());
+    await page.getByRole('option', { name: `${ALERTED.name} · ${ALERTED.serial}` }).click();
+    await page.waitForURL(/sensor=/);
+    await expect.poll(read).toEqual(['Threshold alarm|ACTIVE']);
+    await expect(cards.first().textContent()).resolves.toContain(`${ALERTED.name} · ${ALERTED.serial}`);
+    await page.close();
+  });
+});
