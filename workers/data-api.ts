@@ -1,6 +1,7 @@
 import type { ConversionConfig } from '../src/contract/sensor.schema';
 import type { ExportFile, ExportReading, ExportTask } from '../wasm-core/council-file';
 import type { Usage } from '../wasm-core/usage';
+import type { CouncilFileEncoding } from '../src/contract/organisation.schema';
 import type { RouteFile, RouteFilesResult, RouteImportOptions } from './route-import';
 import type { SpecialFile, SpecialFilesResult } from './special-route-import';
 import type { FleetApi } from './fleet';
@@ -101,6 +102,17 @@ export interface TaskExportRequest {
   timeZone: string;
 }
 
+/** The council results file: its text encoded as the organisation chose (UTF-8 when absent). */
+export interface ResultsFileRequest extends TaskExportRequest {
+  encoding?: CouncilFileEncoding;
+}
+
+/** The council results file's bytes, and how many characters the encoding could not hold ('?'). */
+export interface EncodedExportFile extends ExportFile {
+  bytes: Uint8Array;
+  replaced: number;
+}
+
 /** Several tasks to one CSV: all readings, or exceptions only (the Export options dialog). */
 export interface MultiTaskExportRequest {
   tasks: { task: ExportTask; readings: ExportReading[] }[];
@@ -131,7 +143,7 @@ export interface DataWorkerApi extends FleetApi {
   /** .xlsx workbooks to one special-route payload (all their meters), or the spec's row and file messages. */
   parseSpecialRouteFiles(files: SpecialFile[], opts: { group: string; organisationId?: string }): Promise<SpecialFilesResult>;
   /** The council results file TCC_DCOL_{routeName}_{iteration_}IMP.TXT (completed readings), formatted by the core. */
-  formatResultsFile(req: TaskExportRequest): Promise<ExportFile>;
+  formatResultsFile(req: ResultsFileRequest): Promise<EncodedExportFile>;
   /** The exceptions file ..._IMP_exceptions.csv of one task. */
   formatExceptionsFile(req: TaskExportRequest): Promise<ExportFile>;
   /** The selection CSV WW_{route}_{iteration}.csv of the readings given. */

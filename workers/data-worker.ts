@@ -4,9 +4,10 @@ import { buildExceptionsFile, buildMultiTaskCsv, buildResultsFile, buildSelectio
 import { buildCsv } from '../wasm-core/csv-file';
 import { analyseUsage, usageLoadStart } from '../wasm-core/usage';
 import { buildUsageCsv } from '../wasm-core/usage-file';
+import { DEFAULT_COUNCIL_FILE_ENCODING, encodeCouncilText } from '../src/domain/council-encoding';
 import { toEvict } from './cache-policy';
 import { planChunks, runGrouped } from './chunk-plan';
-import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, LoadResult, MultiTaskExportRequest, SeriesTarget, TaskExportRequest, UsageExportRequest, UsageRequest, UsageResult, ViewRequest, ViewResult } from './data-api';
+import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, LoadResult, MultiTaskExportRequest, EncodedExportFile, ResultsFileRequest, SeriesTarget, TaskExportRequest, UsageExportRequest, UsageRequest, UsageResult, ViewRequest, ViewResult } from './data-api';
 import type { FleetApi } from './fleet';
 import { fetchChunk } from './measurement-fetch';
 import { parseRouteFiles, type RouteFile, type RouteFilesResult, type RouteImportOptions } from './route-import';
@@ -247,8 +248,10 @@ export class DataWorker implements Omit<DataWorkerApi, keyof FleetApi> {
     return parseSpecialRouteFiles(files, opts);
   }
 
-  async formatResultsFile(req: TaskExportRequest): Promise<ExportFile> {
-    return buildResultsFile(this.deps.core, req.task, req.readings, req.timeZone);
+  async formatResultsFile(req: ResultsFileRequest): Promise<EncodedExportFile> {
+    const file = buildResultsFile(this.deps.core, req.task, req.readings, req.timeZone);
+    const { bytes, replaced } = encodeCouncilText(file.content, req.encoding ?? DEFAULT_COUNCIL_FILE_ENCODING);
+    return { ...file, bytes, replaced };
   }
 
   async formatExceptionsFile(req: TaskExportRequest): Promise<ExportFile> {

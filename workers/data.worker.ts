@@ -2,7 +2,7 @@
 import '../src/contract/csp-safe-zod'; // first: before any schema parses (see the file)
 import * as Comlink from 'comlink';
 import { loadCore } from '../wasm-core/core';
-import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, MultiTaskExportRequest, RouteFile, RouteImportOptions, SeriesTarget, SpecialFile, TaskExportRequest, UsageExportRequest, UsageRequest, ViewRequest } from './data-api';
+import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, MultiTaskExportRequest, RouteFile, ResultsFileRequest, RouteImportOptions, SeriesTarget, SpecialFile, TaskExportRequest, UsageExportRequest, UsageRequest, ViewRequest } from './data-api';
 import { DataWorker } from './data-worker';
 import { FleetWorker, type FleetLiveUpdate } from './fleet';
 import type { Sensor } from '../src/contract/sensor.schema';
@@ -48,8 +48,9 @@ const api: DataWorkerApi = {
   async parseSpecialRouteFiles(files: SpecialFile[], opts: { group: string; organisationId?: string }) {
     return (await ready).parseSpecialRouteFiles(files, opts);
   },
-  async formatResultsFile(req: TaskExportRequest) {
-    return (await ready).formatResultsFile(req);
+  async formatResultsFile(req: ResultsFileRequest) {
+    const f = await (await ready).formatResultsFile(req);
+    return Comlink.transfer(f, [f.bytes.buffer]);
   },
   async formatExceptionsFile(req: TaskExportRequest) {
     return (await ready).formatExceptionsFile(req);

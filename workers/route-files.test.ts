@@ -35,6 +35,12 @@ describe('data worker: route files', () => {
     const results = await worker.formatResultsFile(req);
     expect(results.filename).toBe('TCC_DCOL_R12_3_IMP.TXT');
     expect(results.content).toBe(readFileSync(new URL('TCC_DCOL_R12_3_IMP.TXT', dir), 'utf8'));
+    expect(Buffer.from(results.bytes).equals(readFileSync(new URL('TCC_DCOL_R12_3_IMP.TXT', dir)))).toBe(true); // UTF-8 by default
+    expect(results.replaced).toBe(0);
+    // an organisation on Windows-1252: the owner Ōtāhuhu has two characters it cannot hold
+    const win = await worker.formatResultsFile({ ...req, encoding: 'Windows-1252' });
+    expect(win.replaced).toBe(2);
+    expect(new TextDecoder('windows-1252').decode(win.bytes)).toBe(results.content.replace('Ōtāhuhu', '?t?huhu'));
     expect((await worker.formatExceptionsFile(req)).filename).toBe('TCC_DCOL_R12_3_IMP_exceptions.csv');
     const selection = await worker.formatSelectionCsv(req);
     expect([selection.filename, selection.rows]).toEqual(['WW_R12_3.csv', 5]);

@@ -140,9 +140,23 @@ describe('hostile files get a clear error and no payload', () => {
   };
 
   it('wrong encodings: Latin-1 bytes, UTF-16, binary', async () => {
-    expect(await refused({ name: 'a.txt', data: Uint8Array.from([...new TextEncoder().encode(line(16, { 5: 'M' })), 0xe9, 0x0a]) })).toBe('the file is not UTF-8 text');
+    expect(await refused({ name: 'a.txt', data: Uint8Array.from([...new TextEncoder().encode(line(16, { 5: 'M' })), 0xe9, 0x0a]) })).toMatch(/^the file is not UTF-8 text \(if the council's files are Windows-1252, an admin can choose that encoding/);
     expect(await refused({ name: 'a.txt', data: Uint8Array.from([0xff, 0xfe, 0x52, 0x00]) })).toMatch(/UTF-16/);
     expect(await refused({ name: 'a.txt', data: Uint8Array.from([0x52, 0x00, 0x31]) })).toMatch(/binary/);
+  });
+
+  it("an organisation whose council files are Windows-1252 reads them; UTF-8 files still read as UTF-8", async () => {
+    // the é and the ’ are the single bytes 0xE9 and 0x92, which are not UTF-8
+    const text = line(16, { 4: '1 Caf\u00e9 Road', 5: 'O\u2019Brien' });
+    const bytes = Uint8Array.from([...text].map((ch) => ({ '\u00e9': 0xe9, '\u2019': 0x92 })[ch] ?? ch.charCodeAt(0)));
+    const withEncoding = (data: Uint8Array, encoding: 'UTF-8' | 'Windows-1252') => parseRouteFiles([{ name: 'TCC_DCOL_R1_2_EXP.TXT', data }], { timeZone: ZONE, now: NOW, encoding });
+    const r = await withEncoding(bytes, 'Windows-1252');
+    expect(r.problems).toEqual([]);
+    expect(r.payloads[0].readings[0]).toMatchObject({ propertyAddress: '1 Café Road', ownerName: 'O’Brien' });
+    expect((await withEncoding(bytes, 'UTF-8')).problems[0].detail).toMatch(/^the file is not UTF-8 text/);
+    // a UTF-8 file (here with a macron Windows-1252 has not got) is read as UTF-8 either way
+    const utf8 = new TextEncoder().encode(line(16, { 5: 'Ōtāhuhu Holdings' }));
+    expect((await withEncoding(utf8, 'Windows-1252')).payloads[0].readings[0].ownerName).toBe('Ōtāhuhu Holdings');
   });
 
   it('50 MB is refused before it is read', async () => {

@@ -4,6 +4,7 @@
 import { DateTime, IANAZone } from 'luxon';
 import { z } from 'zod';
 import { MAX_IMPORT_READINGS, READING_MAX, routeImportSchema, SPECIAL_ROUTE_PREFIX, type ImportReading, type RouteImport } from '../src/contract/route.schema';
+import type { CouncilFileEncoding } from '../src/contract/organisation.schema';
 
 /** Section 5's messages, exactly. */
 export const INCOMPLETE_LINE = 'incomplete line';
@@ -66,6 +67,8 @@ export interface RouteImportOptions {
   group?: string | null;
   /** Epoch ms (the SPECIALREAD name); default Date.now(). */
   now?: number;
+  /** The organisation's council file encoding; default UTF-8 (src/domain/council-encoding.ts). */
+  encoding?: CouncilFileEncoding;
 }
 
 /** A file's problem: the spec's message, and where and why for people fixing the file. */
@@ -98,6 +101,7 @@ class FileError extends Error {
 }
 
 const bad = (detail: string) => new FileError(INCORRECT_FILE_FORMAT, detail);
+const NOT_UTF8 = "the file is not UTF-8 text (if the council's files are Windows-1252, an admin can choose that encoding in the organisation's Settings, Details)";
 
 /** The file's bytes, refused unread when larger than maxBytes. */
 export async function bytesOf(data: ArrayBuffer | Uint8Array | Blob, maxBytes: number, tooLarge: (mb: number) => Error): Promise<Uint8Array> {
@@ -107,14 +111,20 @@ export async function bytesOf(data: ArrayBuffer | Uint8Array | Blob, maxBytes: n
   return data instanceof Uint8Array ? data : new Uint8Array(data);
 }
 
-/** Strict UTF-8 (a BOM is dropped); anything else, or binary, is not a council file. */
-export function decodeText(bytes: Uint8Array): string {
+/**
+ * Strict UTF-8 (a BOM is dropped). An organisation whose council files are Windows-1252 has
+ * bytes that are not UTF-8 read as Windows-1252 (a file that is valid UTF-8 is UTF-8: plain
+ * ASCII reads the same either way, and Windows-1252 text with accents is almost never valid
+ * UTF-8). Anything else, or binary, is not a council file.
+ */
+export function decodeText(bytes: Uint8Array, encoding: CouncilFileEncoding = 'UTF-8'): string {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) throw bad('the file is UTF-16; save it as UTF-8 text');
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    throw bad('the file is not UTF-8 text');
+    if (encoding !== 'Windows-1252') throw bad(NOT_UTF8);
+    text = new TextDecoder('windows-1252').decode(bytes);
   }
   if (text.includes('\u0000')) throw bad('the file holds binary data');
   return text;
@@ -189,7 +199,7 @@ function parseLine(f: string[], line: number, row: number, layout: CouncilLayout
 async function parseOne(file: RouteFile, opts: RouteImportOptions): Promise<RouteImport> {
   const layout = /\.txt$/i.test(file.name) ? TXT_LAYOUT : /\.asc$/i.test(file.name) ? ASC_LAYOUT : null;
   if (!layout) throw bad('only .txt and .asc files can be imported');
-  const text = decodeText(await bytesOf(file.data, MAX_ROUTE_FILE_BYTES, (mb) => bad(`the file is larger than ${mb} MB`)));
+  const text = decodeText(await bytesOf(file.data, MAX_ROUTE_FILE_BYTES, (mb) => bad(`the file is larger than ${mb} MB`)), opts.encoding);
   const lines = text.split(/\r\n|\r|\n/);
   const readings: ImportReading[] = [];
   let routeName: string | null = null;

@@ -57,7 +57,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'PATCH /users/:memberId': { summary: 'Update the signed-in user (name and mobile, or display settings)', tag: 'Users', query: memberQuerySchema, body: updateUserRequestSchema, response: currentUserSchema, access: 'The user themself' },
   'GET /users': { summary: 'Whether an account has an email address (invite form)', tag: 'Users', query: userLookupQuerySchema, response: userLookupResponseSchema, access: 'Managers of any organisation' },
   'GET /organisations': { summary: 'The user’s organisations', tag: 'Organisations', response: organisationListSchema },
-  'PUT /organisations/:orgId': { summary: 'Rename the organisation or change its unit and notification settings', tag: 'Organisations', body: organisationUpdateSchema, response: organisationSchema, access: MANAGERS },
+  'PUT /organisations/:orgId': { summary: 'Rename the organisation or change its unit, notification settings and council file encoding', tag: 'Organisations', body: organisationUpdateSchema, response: organisationSchema, access: MANAGERS },
   'GET /organisations/:orgId/members': { summary: 'Members and pending invitations', tag: 'Members', response: memberListSchema },
   'PATCH /organisations/:orgId/members/:memberId': { summary: 'Change a member’s role or notification rule', tag: 'Members', query: memberQuerySchema, body: memberPatchSchema, access: MANAGERS },
   'DELETE /organisations/:orgId/members/:memberId': { summary: 'Remove a member, or leave the organisation (own id)', tag: 'Members', query: memberQuerySchema, body: memberDeleteSchema, response: memberDeleteResponseSchema, access: `${MANAGERS}; anyone but the owner for themself` },

@@ -34,7 +34,7 @@ async function slugFor(q: Queryable, orgId: string, current: string, name: strin
 export function orgDetailsRoutes(ctx: AppContext) {
   const r = new Hono<GatewayEnv>();
 
-  // PUT /organisations/{orgId}: name (trimmed, the four rules), unit and notification defaults; managers only
+  // PUT /organisations/{orgId}: name (trimmed, the four rules), unit, notification defaults and the council file encoding; managers only
   r.put('/organisations/:orgId', async (c) => {
     const orgId = c.req.param('orgId');
     await requireMember(ctx, c, orgId, MANAGERS);
@@ -51,7 +51,8 @@ export function orgDetailsRoutes(ctx: AppContext) {
           await q.query(
             `UPDATE organisations SET name = $2, slug = $3, measurement_unit = $4,
                default_notification_rule = COALESCE($5::jsonb, default_notification_rule),
-               notification_settings = COALESCE($6::jsonb, notification_settings)
+               notification_settings = COALESCE($6::jsonb, notification_settings),
+               council_file_encoding = COALESCE($7, council_file_encoding)
              WHERE id = $1`,
             [
               orgId,
@@ -60,12 +61,13 @@ export function orgDetailsRoutes(ctx: AppContext) {
               body.measurementUnit,
               body.defaultNotificationRule ? JSON.stringify(body.defaultNotificationRule) : null,
               body.notificationSettings ? JSON.stringify(body.notificationSettings) : null,
+              body.councilFileEncoding ?? null,
             ],
           );
           return one<Parameters<typeof toOrganisation>[0]>(
             q,
             `SELECT o.id, o.slug, o.name, m.role, o.measurement_unit, o.locale, o.features, o.rest_api,
-                    o.default_notification_rule, o.notification_settings,
+                    o.default_notification_rule, o.notification_settings, o.council_file_encoding,
                     ARRAY(SELECT s.slug FROM organisation_slugs s WHERE s.org_id = o.id ORDER BY s.replaced_at DESC) AS former_slugs
              FROM organisations o JOIN memberships m ON m.org_id = o.id AND m.user_id = $2 WHERE o.id = $1`,
             [orgId, callerId],

@@ -19,6 +19,7 @@ interface OrgRow {
   default_notification_rule: Organisation['defaultNotificationRule'];
   notification_settings: Organisation['notificationSettings'];
   former_slugs?: string[] | null;
+  council_file_encoding?: Organisation['councilFileEncoding'];
 }
 
 /** A row of the caller's organisations as the contract gives it; REST credentials only for managers. */
@@ -35,6 +36,7 @@ export const toOrganisation = (r: OrgRow): Organisation => ({
   defaultNotificationRule: r.default_notification_rule,
   notificationSettings: r.notification_settings,
   formerSlugs: r.former_slugs ?? [],
+  councilFileEncoding: r.council_file_encoding ?? 'UTF-8',
 });
 
 export function organisationRoutes(ctx: AppContext) {
@@ -43,7 +45,7 @@ export function organisationRoutes(ctx: AppContext) {
   r.get('/organisations', async (c) => {
     const rows = await ctx.db.query<OrgRow>(
       `SELECT o.id, o.slug, o.name, m.role, o.measurement_unit, o.locale, o.features, o.rest_api,
-              o.default_notification_rule, o.notification_settings,
+              o.default_notification_rule, o.notification_settings, o.council_file_encoding,
               ARRAY(SELECT s.slug FROM organisation_slugs s WHERE s.org_id = o.id ORDER BY s.replaced_at DESC) AS former_slugs
        FROM memberships m JOIN organisations o ON o.id = m.org_id
        WHERE m.user_id = $1 ORDER BY lower(o.name), o.id`,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { notificationRuleSchema, roleSchema } from './organisation.schema';
+import { COUNCIL_FILE_ENCODINGS, notificationRuleSchema, roleSchema } from './organisation.schema';
 import { safeText, uuidSchema as uuid } from './safe-text';
 
 /** PUT /organisations/{orgId}: the organisation object; only these fields are stored. */
@@ -8,6 +8,8 @@ export const organisationUpdateSchema = z.object({
   measurementUnit: z.enum(['Metres', 'Inches']),
   defaultNotificationRule: notificationRuleSchema.optional(),
   notificationSettings: z.object({ alertAssert: notificationRuleSchema, alertClear: notificationRuleSchema }).optional(),
+  /** Absent: unchanged. */
+  councilFileEncoding: z.enum(COUNCIL_FILE_ENCODINGS).optional(),
 });
 export type OrganisationUpdate = z.infer<typeof organisationUpdateSchema>;
 

@@ -7,6 +7,10 @@ export type Role = z.infer<typeof roleSchema>;
 
 export const notificationRuleSchema = z.object({ email: z.boolean(), sms: z.boolean() });
 
+/** The encodings an organisation's council files may use (see src/domain/council-encoding.ts). */
+export const COUNCIL_FILE_ENCODINGS = ['UTF-8', 'Windows-1252'] as const;
+export type CouncilFileEncoding = (typeof COUNCIL_FILE_ENCODINGS)[number];
+
 export const organisationSchema = z.object({
   id: z.string(),
   slug: z.string(),
@@ -18,6 +22,8 @@ export const organisationSchema = z.object({
   restApi: z.object({ key: z.string(), token: z.string() }).nullable().optional(),
   defaultNotificationRule: notificationRuleSchema,
   notificationSettings: z.object({ alertAssert: notificationRuleSchema, alertClear: notificationRuleSchema }),
+  /** The council results file's encoding (meter-reading organisations); absent means UTF-8. */
+  councilFileEncoding: z.enum(COUNCIL_FILE_ENCODINGS).optional(),
   /** Slugs the organisation had before renames, newest first, so old links still find it. */
   formerSlugs: z.array(z.string()).optional(),
 });

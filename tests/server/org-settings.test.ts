@@ -58,6 +58,27 @@ describe.each(testDrivers)('organisation settings calls on %s', (driver) => {
     expect((await call('owner', 'PUT', `/organisations/${org.id}`, { name: 'X', measurementUnit: 'Feet' })).status).toBe(400);
   });
 
+  it('PUT organisation: the council file encoding (issue 36, item 24): UTF-8 by default, Windows-1252 when a manager chooses it, kept when absent, anything else 400', async () => {
+    const encodingOf = async () => {
+      const res = await call('member', 'GET', '/organisations');
+      return organisationSchema.array().parse(((await res.json()) as { organisations: unknown[] }).organisations).find((o) => o.id === org.id)?.councilFileEncoding;
+    };
+    expect(await encodingOf()).toBe('UTF-8');
+    const res = await call('admin', 'PUT', `/organisations/${org.id}`, { name: 'Settings Org', measurementUnit: 'Metres', councilFileEncoding: 'Windows-1252' });
+    expect(res.status).toBe(200);
+    expect(organisationSchema.parse(await res.json()).councilFileEncoding).toBe('Windows-1252');
+    expect(await encodingOf()).toBe('Windows-1252');
+    // a save without the field (another client, or an organisation without meter reading) keeps it
+    expect((await call('owner', 'PUT', `/organisations/${org.id}`, { name: 'Settings Org', measurementUnit: 'Inches' })).status).toBe(200);
+    expect(await encodingOf()).toBe('Windows-1252');
+    for (const bad of ['latin1', 'utf-8', 42, null]) {
+      const refused = await call('owner', 'PUT', `/organisations/${org.id}`, { name: 'Settings Org', measurementUnit: 'Metres', councilFileEncoding: bad });
+      expect(refused.status).toBe(400);
+    }
+    expect((await call('member', 'PUT', `/organisations/${org.id}`, { name: 'Settings Org', measurementUnit: 'Metres', councilFileEncoding: 'UTF-8' })).status).toBe(403);
+    expect(await encodingOf()).toBe('Windows-1252');
+  });
+
   it('PUT organisation: the four name rules with the spec messages, nothing stored on failure', async () => {
     const cases: [string, string][] = [
       ['   ', 'Name too short'],

@@ -100,13 +100,13 @@ function ImportTab<T>({ onClose, special, fileInput, parse, valid, send, success
 }
 
 function NormalTab({ onClose }: { onClose(): void }) {
-  const { api, files: parser, timeZone } = useRoutes();
+  const { api, files: parser, timeZone, councilFileEncoding } = useRoutes();
   return (
     <ImportTab<ParsedRouteFile>
       onClose={onClose}
       special={false}
       fileInput={{ label: 'Council route files', description: 'Council .txt (16 fields) or .asc (18 fields) files; several at once', accept: '.txt,.asc,.TXT,.ASC', icon: <IconFileText size={16} /> }}
-      parse={(chosen) => parser.parseCouncilFiles(chosen, timeZone)}
+      parse={(chosen) => parser.parseCouncilFiles(chosen, timeZone, councilFileEncoding)}
       valid={(f) => !f.error && f.payloads.length > 0}
       send={async (files, group) => {
         for (const f of files) for (const p of f.payloads) await api.importRoute({ ...p, group: group || p.group || null });

@@ -1,6 +1,7 @@
 import type { MeterReading, RouteImport, RouteTask, SpecialMeter } from '../../contract/route.schema';
 import { createDataWorker, type DataWorkerClient } from '../../../workers/data-client';
 import { gatewayEndpoint, getIdToken, heldIdToken } from '../../shared/api';
+import { councilTextMime, type CouncilFileEncoding } from '../../domain/council-encoding';
 
 let client: DataWorkerClient | undefined;
 /** The data worker, started on the first file parsed or formatted. */
@@ -29,16 +30,19 @@ export interface ParsedSpecialFile {
 }
 export interface FormattedFile {
   filename: string;
-  text: string;
+  /** The text (saved as UTF-8), or the bytes already encoded (the council results file). */
+  body: string | Uint8Array;
   mime: string;
+  /** Characters the council file's encoding could not hold, written as '?'. */
+  replaced?: number;
 }
 export type ExportMode = 'all' | 'exceptions';
 
 export interface RouteFiles {
-  parseCouncilFiles(files: File[], timeZone: string): Promise<ParsedRouteFile[]>;
+  parseCouncilFiles(files: File[], timeZone: string, encoding: CouncilFileEncoding): Promise<ParsedRouteFile[]>;
   parseSpecialFiles(files: File[]): Promise<ParsedSpecialFile[]>;
   /** TCC_DCOL_{routeName}_{iteration_}IMP.TXT (all) or ..._IMP_exceptions.csv (exceptions only). */
-  resultsFile(task: RouteTask, readings: MeterReading[], mode: ExportMode, timeZone: string): Promise<FormattedFile>;
+  resultsFile(task: RouteTask, readings: MeterReading[], mode: ExportMode, timeZone: string, encoding: CouncilFileEncoding): Promise<FormattedFile>;
   /** WW_{route}_{iteration}.csv of the selected readings. */
   selectionCsv(task: RouteTask, readings: MeterReading[], timeZone: string): Promise<FormattedFile>;
   /** WW_ALL_READINGS_{DDMMYYYY_HHmmss}.csv or WW_EXCEPTIONS_... of several tasks. */
@@ -47,35 +51,38 @@ export interface RouteFiles {
 
 const read = async (files: File[]) => Promise.all(files.map(async (f) => ({ name: f.name, data: await f.arrayBuffer() })));
 const CSV = 'text/csv;charset=utf-8';
-const TXT = 'text/plain;charset=utf-8';
 
 export const routeFiles: RouteFiles = {
-  async parseCouncilFiles(files, timeZone) {
-    const result = await dataWorker().parseRouteFiles(await read(files), { timeZone });
+  async parseCouncilFiles(files, timeZone, encoding) {
+    const result = await dataWorker().parseRouteFiles(await read(files), { timeZone, encoding });
     return result.files.map((f) => ({ name: f.fileName, payloads: f.payload ? [f.payload] : [], error: f.problem?.message ?? null, detail: f.problem?.detail }));
   },
   async parseSpecialFiles(files) {
     const result = await dataWorker().parseSpecialRouteFiles(await read(files), { group: '' });
     return result.files.map((f) => ({ name: f.fileName, meters: f.meters, errors: f.errors }));
   },
-  async resultsFile(task, readings, mode, timeZone) {
+  async resultsFile(task, readings, mode, timeZone, encoding) {
     const w = dataWorker();
-    const f = mode === 'all' ? await w.formatResultsFile({ task, readings, timeZone }) : await w.formatExceptionsFile({ task, readings, timeZone });
-    return { filename: f.filename, text: f.content, mime: mode === 'all' ? TXT : CSV };
+    if (mode === 'exceptions') {
+      const f = await w.formatExceptionsFile({ task, readings, timeZone });
+      return { filename: f.filename, body: f.content, mime: CSV };
+    }
+    const f = await w.formatResultsFile({ task, readings, timeZone, encoding });
+    return { filename: f.filename, body: f.bytes, mime: councilTextMime(encoding), replaced: f.replaced };
   },
   async selectionCsv(task, readings, timeZone) {
     const f = await dataWorker().formatSelectionCsv({ task, readings, timeZone });
-    return { filename: f.filename, text: f.content, mime: CSV };
+    return { filename: f.filename, body: f.content, mime: CSV };
   },
   async tasksCsv(tasks, mode, timeZone) {
     const f = await dataWorker().formatMultiTaskCsv({ tasks, exceptionsOnly: mode === 'exceptions', timeZone });
-    return { filename: f.filename, text: f.content, mime: CSV };
+    return { filename: f.filename, body: f.content, mime: CSV };
   },
 };
 
 /** Saves a formatted file through a temporary object URL (no data: URLs: the CSP refuses them). */
 export function download(file: FormattedFile) {
-  const url = URL.createObjectURL(new Blob([file.text], { type: file.mime }));
+  const url = URL.createObjectURL(new Blob([file.body as BlobPart], { type: file.mime }));
   const a = Object.assign(document.createElement('a'), { href: url, download: file.filename });
   document.body.append(a);
   a.click();

@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { RouteTask } from '../../contract/route.schema';
+import type { CouncilFileEncoding } from '../../contract/organisation.schema';
 import type { TimeDisplay } from '../../domain/time-format';
 import type { RoutesApi } from './routes-api';
 import type { RouteFiles } from './route-files';
@@ -13,6 +14,8 @@ export interface RoutesContextValue {
   base: string;
   orgId: string;
   timeZone: string;
+  /** The organisation's council file encoding (Settings, Details). */
+  councilFileEncoding: CouncilFileEncoding;
   timeDisplay: TimeDisplay;
   /** Owner or admin: the only roles with action controls (section 6). */
   manager: boolean;

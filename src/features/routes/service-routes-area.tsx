@@ -25,13 +25,14 @@ export function ServiceRoutesArea({ org, orgPath, timeDisplay, files = routeFile
       base,
       orgId: org.id,
       timeZone: org.locale.timezone,
+      councilFileEncoding: org.councilFileEncoding ?? 'UTF-8',
       timeDisplay,
       manager: org.role === ROLES.ADMIN || org.role === ROLES.OWNER,
       tasks: tasks.state,
       refreshTasks: tasks.refresh,
       replaceTasks: tasks.replace,
     }),
-    [api, files, base, org.id, org.locale.timezone, org.role, timeDisplay, tasks.state, tasks.refresh, tasks.replace],
+    [api, files, base, org.id, org.locale.timezone, org.councilFileEncoding, org.role, timeDisplay, tasks.state, tasks.refresh, tasks.replace],
   );
   return (
     <RoutesContext.Provider value={value}>

@@ -11,7 +11,7 @@ import { useRoutes } from './routes-context';
  * and leaves the flag alone. To CSV: the readings of several tasks in one CSV.
  */
 export function useExporter() {
-  const { api, files, replaceTasks, timeZone } = useRoutes();
+  const { api, files, replaceTasks, timeZone, councilFileEncoding } = useRoutes();
   const [busy, setBusy] = useState(false);
 
   const exportTasks = async (tasks: RouteTask[], mode: ExportMode, known?: MeterReading[]) => {
@@ -19,7 +19,9 @@ export function useExporter() {
     try {
       for (const task of tasks) {
         const readings = known ?? (await api.readings(task.id)).readings;
-        download(await files.resultsFile(task, readings, mode, timeZone));
+        const file = await files.resultsFile(task, readings, mode, timeZone, councilFileEncoding);
+        download(file);
+        if (file.replaced) warnReplaced(file.filename, file.replaced, councilFileEncoding);
         if (mode === 'all') replaceTasks([await api.patch(task.id, { exported: true })]);
       }
       return true;
@@ -46,6 +48,17 @@ export function useExporter() {
   };
 
   return { busy, exportTasks, tasksToCsv };
+}
+
+/** Characters the council file's encoding cannot hold were written as '?': say so, naming the file. */
+function warnReplaced(filename: string, count: number, encoding: string) {
+  notifications.show({
+    closeButtonProps: { 'aria-label': 'Dismiss' },
+    color: 'yellow',
+    title: 'Some characters were replaced',
+    message: `${filename}: ${count} character${count === 1 ? '' : 's'} that ${encoding} cannot hold ${count === 1 ? 'was' : 'were'} written as "?".`,
+    autoClose: 10000,
+  });
 }
 
 /** The Export button is disabled for 2 seconds after a click (organisation-and-routes 4), on the route list and the task page alike. */

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Button, Group, Input, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Input, NativeSelect, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { organisationSchema, type Organisation } from '../../../contract/organisation.schema';
+import { organisationSchema, type CouncilFileEncoding, type Organisation } from '../../../contract/organisation.schema';
+import { DEFAULT_COUNCIL_FILE_ENCODING } from '../../../domain/council-encoding';
 import { ORG_SETTINGS_MESSAGES } from '../../../domain/org-settings';
 import { checkOrganisationName } from '../../../domain/sign-up-rules';
 import { api } from '../../../shared/api';
@@ -13,9 +14,15 @@ const UNITS: { value: Unit; label: string }[] = [
   { value: 'Metres', label: 'Metres' },
   { value: 'Inches', label: 'Inches' },
 ];
+const ENCODINGS: { value: CouncilFileEncoding; label: string }[] = [
+  { value: 'UTF-8', label: 'UTF-8 (recommended)' },
+  { value: 'Windows-1252', label: 'Windows-1252 (older council systems)' },
+];
+const ENCODING_HELP = "The council results files you export are written in it, and route files you import may use it. Choose Windows-1252 only if the council's system cannot read UTF-8; characters it cannot hold (such as macrons) are written as '?'.";
 
 /**
- * Details (organisation-and-routes 2.1, 5): name and measurement unit. Managers edit, everyone
+ * Details (organisation-and-routes 2.1, 5): name, measurement unit and, for a meter-reading
+ * organisation, the council file encoding. Managers edit, everyone
  * else reads. The name is trimmed and checked by the sign-up rules; a rename re-slugs the
  * organisation and the browser follows to the new slug; the unit shows everywhere at once
  * because the organisations are read again after a save.
@@ -24,16 +31,20 @@ export default function DetailsSection({ org, isManager, refreshOrganisations }:
   const navigate = useNavigate();
   const [name, setName] = useState(org.name);
   const [unit, setUnit] = useState<Unit>(org.measurementUnit);
+  const savedEncoding = org.councilFileEncoding ?? DEFAULT_COUNCIL_FILE_ENCODING;
+  const [encoding, setEncoding] = useState<CouncilFileEncoding>(savedEncoding);
+  const meterReading = org.features.meterReading;
   const [touched, setTouched] = useState(false);
   const [saving, setSaving] = useState(false);
   const checked = checkOrganisationName(name);
-  const changed = (checked.ok ? checked.value : name) !== org.name || unit !== org.measurementUnit;
+  const changed = (checked.ok ? checked.value : name) !== org.name || unit !== org.measurementUnit || encoding !== savedEncoding;
 
   if (!isManager)
     return (
       <Stack gap="md" maw={520}>
         <ReadOnly label="Organisation name" value={org.name} />
         <ReadOnly label="Measurement unit" value={org.measurementUnit} />
+        {meterReading && <ReadOnly label="Council file encoding" value={savedEncoding} />}
         <Text size="sm" c="dimmed">
           Only the organisation's admins and owner can change these details.
         </Text>
@@ -45,7 +56,7 @@ export default function DetailsSection({ org, isManager, refreshOrganisations }:
     if (!checked.ok || !changed || saving) return;
     setSaving(true);
     try {
-      const updated = await api.put(`/organisations/${org.id}`, { name: checked.value, measurementUnit: unit }, { schema: organisationSchema });
+      const updated = await api.put(`/organisations/${org.id}`, { name: checked.value, measurementUnit: unit, ...(meterReading ? { councilFileEncoding: encoding } : {}) }, { schema: organisationSchema });
       notifications.show({ color: 'teal', message: ORG_SETTINGS_MESSAGES.detailsUpdated, autoClose: 4000 });
       setName(updated.name);
       await refreshOrganisations();
@@ -83,6 +94,9 @@ export default function DetailsSection({ org, isManager, refreshOrganisations }:
             <SegmentedControl aria-labelledby="org-unit-label" data={UNITS} value={unit} onChange={(v) => setUnit(v as Unit)} mt={4} />
           </div>
         </Input.Wrapper>
+        {meterReading && (
+          <NativeSelect label="Council file encoding" description={ENCODING_HELP} data={ENCODINGS} value={encoding} onChange={(e) => setEncoding(e.currentTarget.value as CouncilFileEncoding)} />
+        )}
         <Group>
           <Button type="submit" loading={saving} disabled={!checked.ok || !changed}>
             Save
@@ -94,6 +108,7 @@ export default function DetailsSection({ org, isManager, refreshOrganisations }:
               onClick={() => {
                 setName(org.name);
                 setUnit(org.measurementUnit);
+                setEncoding(savedEncoding);
                 setTouched(false);
               }}
             >
