@@ -18,13 +18,29 @@ interface SensorCardProps {
   onHide(): void;
 }
 
-/** The selected sensor's info card (monitoring-client 2.8); it hides 5 s after the pointer leaves it. */
+/**
+ * The selected sensor's info card (monitoring-client 2.8). It hides 5 s after it is shown (the
+ * spec's info card timeout); while the pointer is over it or the keyboard focus is in it the
+ * countdown waits, and starts afresh when they leave.
+ */
 export function SensorCard({ sensor, unit, timeDisplay, timeZone, dashboardHref, now, onHide }: SensorCardProps) {
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const hide = useRef(onHide);
   hide.current = onHide;
-  useEffect(() => () => clearTimeout(timer.current), []);
-  useEffect(() => clearTimeout(timer.current), [sensor.serial]); // a new selection starts afresh
+  const held = useRef({ pointer: false, focus: false });
+  const countdown = () => {
+    clearTimeout(timer.current);
+    if (!held.current.pointer && !held.current.focus) timer.current = setTimeout(() => hide.current(), MAP_CARD_TIMEOUT_MS);
+  };
+  const hold = (what: 'pointer' | 'focus', on: boolean) => {
+    held.current[what] = on;
+    countdown();
+  };
+  // each selection (and the first) shows the card for the full timeout (countdown reads refs only)
+  useEffect(() => {
+    countdown();
+    return () => clearTimeout(timer.current);
+  }, [sensor.serial]);
 
   const status = displayStatus(sensor);
   const seen = sensor.latestData?.lastSeen;
@@ -51,10 +67,11 @@ export function SensorCard({ sensor, unit, timeDisplay, timeZone, dashboardHref,
       role="dialog"
       aria-label={`${sensor.name} details`}
       data-testid="sensor-card"
-      onMouseEnter={() => clearTimeout(timer.current)}
-      onMouseLeave={() => {
-        clearTimeout(timer.current);
-        timer.current = setTimeout(() => hide.current(), MAP_CARD_TIMEOUT_MS);
+      onMouseEnter={() => hold('pointer', true)}
+      onMouseLeave={() => hold('pointer', false)}
+      onFocus={() => hold('focus', true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) hold('focus', false);
       }}
     >
       <Stack gap="xs">
