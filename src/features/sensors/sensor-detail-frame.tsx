@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
-import { Badge, Box, Button, Group, Menu, Paper, Tabs, Text, Title } from '@mantine/core';
+import { Badge, Box, Group, Menu, Paper, Tabs, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconLayoutDashboard, IconTool, IconAlertOctagon, IconSettings } from '@tabler/icons-react';
 import type { Sensor } from '../../contract/sensor.schema';
 import { displayStatus, STATUS_COLOUR, STATUS_LABEL } from '../../domain/sensor-status';
 import { sensorTypeName } from '../../domain/sensor-types';
+import classes from './sensor-detail-frame.module.css';
 
 export type DetailTab = 'dashboard' | 'setup' | 'errors';
 
@@ -47,8 +48,8 @@ export function SensorDetailFrame({ sensor, tab, isSiteAdmin, canSetup, mobile, 
             {STATUS_LABEL[status]}
           </Badge>
         </Group>
-        {/* the Admin Tools menu sits beside the tab list, not in it (a tablist holds only tabs) */}
-        <Group gap={0} wrap="nowrap" align="flex-end" mt="sm">
+        {/* the Admin Tools menu sits beside the tab list, not in it (a tablist holds only tabs), drawn as a tab */}
+        <Group gap={0} wrap="nowrap" align="flex-end" mt="sm" className={classes.tabRow}>
           <Tabs value={tab} onChange={(v) => v && onTab(v as DetailTab)} style={{ minWidth: 0 }} styles={{ list: { flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }, tab: { whiteSpace: 'nowrap' } }}>
             <Tabs.List>
               <Tabs.Tab value="dashboard" leftSection={<IconLayoutDashboard size={16} />}>
@@ -69,16 +70,11 @@ export function SensorDetailFrame({ sensor, tab, isSiteAdmin, canSetup, mobile, 
           {isSiteAdmin && !mobile && (
             <Menu position="bottom-start" withinPortal>
               <Menu.Target>
-                <Button
-                  variant="subtle"
-                  color={tab === 'errors' ? undefined : 'gray'}
-                  size="sm"
-                  leftSection={<IconTool size={16} />}
-                  rightSection={<IconChevronDown size={14} />}
-                  style={tab === 'errors' ? { borderBottom: '2px solid var(--mantine-primary-color-filled)', borderRadius: 0 } : { borderRadius: 0 }}
-                >
+                <UnstyledButton className={classes.adminTab} data-active={tab === 'errors' || undefined}>
+                  <IconTool size={16} />
                   Admin Tools
-                </Button>
+                  <IconChevronDown size={14} />
+                </UnstyledButton>
               </Menu.Target>
               <Menu.Dropdown>
                 <Menu.Item leftSection={<IconAlertOctagon size={16} />} onClick={() => onTab('errors')}>
