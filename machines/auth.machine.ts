@@ -4,13 +4,27 @@ import { LOGIN_MESSAGES, MFA_MESSAGES, RESET_MESSAGES, loginErrorMessage, mfaCod
 
 /**
  * Authentication (monitoring-client 2.2 and 4): loading, then authenticated or not; login in
- * progress, ok, failed, new-password-required or waiting for the authenticator code (TOTP MFA);
+ * progress, ok, failed, new-password-required, waiting for the authenticator code (TOTP MFA) or
+ * for the first code of an authenticator being set up (a user who must have MFA and has none);
  * a failed token check un-authenticates; logout
  * resets everything. Every call to the identity service or gateway is a named actor supplied at
  * the app edge with .provide() (Amplify + gateway) and replaced in tests.
  */
 
-export type SignInResult = 'SIGNED_IN' | 'NEW_PASSWORD_REQUIRED' | 'TOTP_REQUIRED';
+/**
+ * The sign-in asks for an authenticator to be set up first (Cognito's MFA_SETUP: a site admin, or a
+ * manager of an organisation that requires it, without MFA): the key to show as a QR code and text.
+ */
+export interface TotpSetupRequired {
+  step: 'TOTP_SETUP_REQUIRED';
+  secret: string;
+  /** otpauth:// URI of the key, for the QR code. */
+  uri: string;
+}
+export type SignInResult = 'SIGNED_IN' | 'NEW_PASSWORD_REQUIRED' | 'TOTP_REQUIRED' | TotpSetupRequired;
+
+const totpSetupOf = (output: unknown): TotpSetupRequired | null =>
+  typeof output === 'object' && output !== null && (output as TotpSetupRequired).step === 'TOTP_SETUP_REQUIRED' ? (output as TotpSetupRequired) : null;
 export interface Credentials {
   email: string;
   password: string;
@@ -31,6 +45,8 @@ export interface AuthContext {
   notice: string | null;
   /** create-self has been tried once in this sign-in; a second USER_NOT_FOUND is a failure. */
   createdSelf: boolean;
+  /** The authenticator key of a setup the sign-in asked for (shown until its first code is accepted). */
+  totpSetup: TotpSetupRequired | null;
 }
 
 export type AuthEvent =
@@ -48,7 +64,8 @@ export type AuthEvent =
   | { type: 'SESSION_EXPIRED' }
   | { type: 'LOGOUT' };
 
-const initialContext: AuthContext = { email: '', user: null, error: null, notice: null, createdSelf: false };
+const initialContext: AuthContext = { email: '', user: null, error: null, notice: null, createdSelf: false, totpSetup: null };
+const outputOf = (event: unknown) => (event as { output?: unknown }).output;
 const errorCode = (error: unknown) => (error as { code?: string } | null)?.code;
 const errorText = (error: unknown) => (error as { message?: string } | null)?.message;
 
@@ -62,6 +79,8 @@ export const authMachine = setup({
     completeNewPassword: fromPromise<void, { password: string }>(async () => undefined),
     /** Answers the SOFTWARE_TOKEN_MFA challenge of the sign-in in progress with the app's code. */
     confirmTotp: fromPromise<void, { code: string }>(async () => undefined),
+    /** Answers MFA_SETUP with the first code of the new authenticator (which turns MFA on and signs in). */
+    confirmTotpSetup: fromPromise<void, { code: string }>(async () => undefined),
     /** GET /users/current-v2?email= ; rejects with code USER_NOT_FOUND before create-self. */
     loadCurrentUser: fromPromise<CurrentUser, { email: string }>(async () => {
       throw new Error('loadCurrentUser not provided');
@@ -71,12 +90,13 @@ export const authMachine = setup({
     requestReset: fromPromise<void, { email: string }>(async () => undefined),
     confirmReset: fromPromise<void, ResetConfirmation>(async () => undefined),
     /** Invitation: sign in with the temporary code and answer the new-password challenge. */
-    acceptInvite: fromPromise<void, ResetConfirmation>(async () => undefined),
+    acceptInvite: fromPromise<SignInResult, ResetConfirmation>(async () => 'SIGNED_IN'),
   },
   guards: {
     hasSession: ({ event }) => (event as unknown as { output: boolean }).output === true,
     needsNewPassword: ({ event }) => (event as unknown as { output: SignInResult }).output === 'NEW_PASSWORD_REQUIRED',
     needsTotp: ({ event }) => (event as unknown as { output: SignInResult }).output === 'TOTP_REQUIRED',
+    needsTotpSetup: ({ event }) => totpSetupOf(outputOf(event)) !== null,
     totpCodeMalformed: ({ event }) => event.type === 'SUBMIT_TOTP' && !/^\d{6}$/.test(event.code.replace(/\s/g, '')),
     totpBackToLogin: ({ event }) => mfaCodeError((event as unknown as { error: unknown }).error).backToLogin,
     userNotFoundFirstTime: ({ context, event }) => errorCode((event as unknown as { error: unknown }).error) === 'USER_NOT_FOUND' && !context.createdSelf,
@@ -188,7 +208,12 @@ export const authMachine = setup({
             id: 'signIn',
             src: 'signIn',
             input: ({ event, context }) => ({ email: context.email, password: event.type === 'LOGIN' ? event.password : '' }),
-            onDone: [{ guard: 'needsNewPassword', target: 'newPassword' }, { guard: 'needsTotp', target: 'totpCode' }, { target: '#auth.loadingUser' }],
+            onDone: [
+              { guard: 'needsNewPassword', target: 'newPassword' },
+              { guard: 'needsTotp', target: 'totpCode' },
+              { guard: 'needsTotpSetup', target: 'totpSetup', actions: assign({ totpSetup: ({ event }) => totpSetupOf(event.output) }) },
+              { target: '#auth.loadingUser' },
+            ],
             onError: { target: 'login', actions: assign({ error: ({ event }) => loginErrorMessage(event.error) }) },
           },
         },
@@ -220,6 +245,28 @@ export const authMachine = setup({
             onError: [
               { guard: 'totpBackToLogin', target: 'login', actions: assign({ error: ({ event }) => mfaCodeError(event.error).message }) },
               { target: 'totpCode', actions: assign({ error: ({ event }) => mfaCodeError(event.error).message }) },
+            ],
+          },
+        },
+        // a user who must have MFA and has none: the new authenticator's key, then its first code
+        totpSetup: {
+          on: {
+            SUBMIT_TOTP: [
+              { guard: 'totpCodeMalformed', actions: assign({ error: MFA_MESSAGES.codeFormat }) },
+              { target: 'confirmingTotpSetup', actions: 'clearMessages' },
+            ],
+            SHOW_LOGIN: { target: 'login', actions: assign({ error: null, notice: null, totpSetup: null }) },
+          },
+        },
+        confirmingTotpSetup: {
+          invoke: {
+            id: 'confirmTotpSetup',
+            src: 'confirmTotpSetup',
+            input: ({ event }) => ({ code: event.type === 'SUBMIT_TOTP' ? event.code.replace(/\s/g, '') : '' }),
+            onDone: { target: '#auth.loadingUser', actions: assign({ totpSetup: null }) },
+            onError: [
+              { guard: 'totpBackToLogin', target: 'login', actions: assign({ error: ({ event }) => mfaCodeError(event.error).message, totpSetup: null }) },
+              { target: 'totpSetup', actions: assign({ error: ({ event }) => mfaCodeError(event.error).message }) },
             ],
           },
         },
@@ -280,7 +327,11 @@ export const authMachine = setup({
                 id: 'acceptInvite',
                 src: 'acceptInvite',
                 input: ({ event }) => (event.type === 'ACCEPT_INVITE' ? { email: event.email.trim().toLowerCase(), code: event.code.trim(), password: event.password } : { email: '', code: '', password: '' }),
-                onDone: { target: '#auth.loadingUser', actions: assign({ createdSelf: false }) },
+                onDone: [
+                  // the invitation made the user a manager of an organisation that requires MFA
+                  { guard: 'needsTotpSetup', target: '#auth.unauthenticated.totpSetup', actions: assign({ createdSelf: false, totpSetup: ({ event }) => totpSetupOf(event.output) }) },
+                  { target: '#auth.loadingUser', actions: assign({ createdSelf: false }) },
+                ],
                 onError: { target: 'form', actions: assign({ error: ({ event }) => errorText(event.error) && (event.error as { name?: string }).name === 'InvalidPasswordException' ? errorText(event.error)! : loginErrorMessage(event.error) }) },
               },
             },
@@ -292,12 +343,16 @@ export const authMachine = setup({
 });
 
 export type AuthSnapshot = SnapshotFrom<typeof authMachine>;
-export type AuthViewMode = 'LOGIN' | 'RESET' | 'NEW_PASSWORD' | 'TOTP' | 'LOADING';
+export type AuthViewMode = 'LOGIN' | 'RESET' | 'NEW_PASSWORD' | 'TOTP' | 'TOTP_SETUP' | 'LOADING';
 
-/** The login view's mode (monitoring-client 2.2): LOGIN, RESET, NEW_PASSWORD, TOTP (the authenticator code) or LOADING. */
+/**
+ * The login view's mode (monitoring-client 2.2): LOGIN, RESET, NEW_PASSWORD, TOTP (the authenticator
+ * code), TOTP_SETUP (an authenticator to set up first) or LOADING.
+ */
 export function authViewMode(s: AuthSnapshot): AuthViewMode {
   if (s.matches({ unauthenticated: 'reset' })) return 'RESET';
   if (s.matches({ unauthenticated: 'totpCode' })) return 'TOTP';
+  if (s.matches({ unauthenticated: 'totpSetup' })) return 'TOTP_SETUP';
   if (s.matches({ unauthenticated: 'newPassword' })) return 'NEW_PASSWORD';
   if (s.matches({ unauthenticated: 'login' }) || s.matches({ unauthenticated: { accepting: 'form' } }) || s.matches('authenticated')) return 'LOGIN';
   return 'LOADING';

@@ -4,6 +4,7 @@ import { WebSocketServer, createWebSocketStream } from 'ws';
 import type { Duplex } from 'node:stream';
 import type { AppContext } from '../context';
 import { TokenError, verifyToken } from '../identity/tokens';
+import { mfaMissingSql } from '../http/mfa-rule';
 import type { Publisher } from './publisher';
 import type { Follower } from './external';
 import { authenticateDevice, deviceMayPublish, deviceMaySubscribe, type DeviceSession } from './device-auth';
@@ -50,7 +51,7 @@ export async function createEmbeddedBroker(base: Omit<AppContext, 'publisher'>, 
       }
       verifyToken(base.db, base.key, base.tokens, secret, 'id')
         .then(async (claims) => {
-          const rows = await base.db.query<{ org_id: string }>('SELECT org_id FROM memberships WHERE user_id = $1 AND role <> 4', [claims.sub]);
+          const rows = await base.db.query<{ org_id: string }>(`SELECT m.org_id FROM memberships m WHERE m.user_id = $1 AND m.role <> 4 AND NOT ${mfaMissingSql('m')}`, [claims.sub]);
           const s: UserSession = { kind: 'user', userId: claims.sub, token: secret, exp: claims.exp * 1000, orgs: new Set(rows.map((r) => r.org_id)) };
           // the same clock the token was checked against (the server's, which tests may fake)
           const ttl = Math.max(0, s.exp - (base.tokens.now?.() ?? Date.now()));
@@ -70,7 +71,7 @@ export async function createEmbeddedBroker(base: Omit<AppContext, 'publisher'>, 
       if (!s || !m) return refused();
       // membership is re-read so a removed member cannot subscribe with an old session
       base.db
-        .query('SELECT 1 FROM memberships WHERE user_id = $1 AND org_id = $2 AND role <> 4', [s.userId, m[1]])
+        .query(`SELECT 1 FROM memberships m WHERE m.user_id = $1 AND m.org_id = $2 AND m.role <> 4 AND NOT ${mfaMissingSql('m')}`, [s.userId, m[1]])
         .then(async (rows) => {
           if (!rows.length) return refused();
           // the external broker's messages for the organisation come here before the browser is told it is subscribed
@@ -122,7 +123,7 @@ export async function createEmbeddedBroker(base: Omit<AppContext, 'publisher'>, 
     });
     if (!users.length) return;
     const rows = await base.db.query<{ user_id: string; org_id: string }>(
-      'SELECT user_id, org_id FROM memberships WHERE user_id = ANY($1::uuid[]) AND role <> 4',
+      `SELECT m.user_id, m.org_id FROM memberships m WHERE m.user_id = ANY($1::uuid[]) AND m.role <> 4 AND NOT ${mfaMissingSql('m')}`,
       [[...new Set(users.map((u) => u.s.userId))]],
     );
     const now = new Set(rows.map((r) => `${r.user_id}/${r.org_id}`));

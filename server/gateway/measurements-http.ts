@@ -7,6 +7,7 @@ import { verifyTokenUnrevoked } from '../identity/tokens';
 import { PAGE_HEADERS, pageAnswer, pageForm, parseQuery, readMeasurements } from './measurements.routes';
 import { appHeaders, sendAnswer } from '../http/direct-answer';
 import { fairShareOf } from '../http/fair-share';
+import { mfaMissingSql } from '../http/mfa-rule';
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const PATH = new RegExp(`^/api/organisations/(${UUID})/sensors/(${UUID})/measurements\\?([^#]*)$`);
@@ -19,6 +20,7 @@ interface Checked {
   known: boolean;
   role: Role;
   sensor_exists: boolean;
+  mfa_missing: boolean;
 }
 
 /** The query as Hono's c.req.query() gives it, when every key is one of the route's, once, with a plain value; else null. */
@@ -64,8 +66,9 @@ export function measurementsListener(ctx: AppContext): (req: IncomingMessage, re
     // one statement: the sign-in's revocation, the membership and the sensor's organisation, and the page where they pass
     const guard = {
       columns: `(SELECT revoked_at FROM refresh_tokens WHERE jti = $5) AS revoked_at, EXISTS (SELECT 1 FROM refresh_tokens WHERE jti = $5) AS known,
-                (SELECT role FROM memberships WHERE org_id = $6 AND user_id = $7) AS role, EXISTS (SELECT 1 FROM sensors s WHERE s.id = $1 AND s.org_id = $6) AS sensor_exists`,
-      pass: `guard.known AND COALESCE(guard.revoked_at, 0) = 0 AND guard.role IN (${DATA_ROLES.join(', ')}) AND guard.sensor_exists`,
+                (SELECT role FROM memberships WHERE org_id = $6 AND user_id = $7) AS role, EXISTS (SELECT 1 FROM sensors s WHERE s.id = $1 AND s.org_id = $6) AS sensor_exists,
+                EXISTS (SELECT 1 FROM memberships m WHERE m.org_id = $6 AND m.user_id = $7 AND ${mfaMissingSql('m')}) AS mfa_missing`,
+      pass: `guard.known AND COALESCE(guard.revoked_at, 0) = 0 AND guard.role IN (${DATA_ROLES.join(', ')}) AND guard.sensor_exists AND NOT guard.mfa_missing`,
       params: [caller.origin, orgId, caller.payload.sub],
     };
     // the caller's fair share of heavy work (as the app's route); a refusal is the app's to answer
@@ -73,7 +76,7 @@ export function measurementsListener(ctx: AppContext): (req: IncomingMessage, re
     if (!release) return false;
     const { page: p, next, checked: c } = await readMeasurements<Checked>(ctx.db, sensorId.toLowerCase(), q, form, guard).finally(release);
     // as verifyToken, requireMemberWithSensor and the route decide, in their order; any refusal is the app's to answer
-    if (!c || !c.known || c.revoked_at || !DATA_ROLES.includes(c.role) || !c.sensor_exists) return false;
+    if (!c || !c.known || c.revoked_at || !DATA_ROLES.includes(c.role) || !c.sensor_exists || c.mfa_missing) return false;
     const { body, type } = pageAnswer(form, p, next);
     sendAnswer(res, 200, appHeaders([...fixed, ['content-type', type]]), body);
     return true;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { apiErrorSchema } from '../../src/contract/error.schema';
 import { reauthenticateRequestSchema, createSelfRequestSchema, currentUserQuerySchema, claimSensorResponseSchema, signupResponseSchema, updateUserRequestSchema, userLookupQuerySchema, userLookupResponseSchema } from '../../src/contract/account.schema';
 import { claimSensorRequestSchema, currentUserSchema, signupRequestSchema } from '../../src/contract/user.schema';
-import { organisationListSchema, organisationSchema } from '../../src/contract/organisation.schema';
+import { organisationListSchema, organisationSchema, organisationSecurityUpdateSchema } from '../../src/contract/organisation.schema';
 import { memberDeleteResponseSchema, memberDeleteSchema, memberListSchema, unfinishedRouteTasksSchema, memberPatchSchema, memberQuerySchema, organisationUpdateSchema } from '../../src/contract/member.schema';
 import { inviteQuerySchema, inviteRequestSchema, inviteResponseSchema } from '../../src/contract/invitation.schema';
 import { addSensorRequestSchema, addSensorResponseSchema, firmwareListSchema, fuelInstallResponseSchema, geocodeQuerySchema, geocodeResponseSchema, sensorListSchema, sensorResponseSchema, sensorUpdateRequestSchema, sensorUpdateResponseSchema, tankPresetListSchema } from '../../src/contract/sensor.schema';
@@ -58,6 +58,13 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /users': { summary: 'Whether an account has an email address (invite form)', tag: 'Users', query: userLookupQuerySchema, response: userLookupResponseSchema, access: 'Managers of any organisation' },
   'GET /organisations': { summary: 'The user’s organisations', tag: 'Organisations', response: organisationListSchema },
   'PUT /organisations/:orgId': { summary: 'Rename the organisation or change its unit, notification settings and council file encoding', tag: 'Organisations', body: organisationUpdateSchema, response: organisationSchema, access: MANAGERS },
+  'PUT /organisations/:orgId/security': {
+    summary: 'Require two-factor authentication of the organisation’s managers, or stop requiring it (turning it on needs the owner’s own); a manager without it is refused the organisation’s data with 403 MFA_REQUIRED',
+    tag: 'Organisations',
+    body: organisationSecurityUpdateSchema,
+    response: organisationSchema,
+    access: 'The organisation’s owner',
+  },
   'GET /organisations/:orgId/members': { summary: 'Members and pending invitations', tag: 'Members', response: memberListSchema },
   'PATCH /organisations/:orgId/members/:memberId': { summary: 'Change a member’s role or notification rule', tag: 'Members', query: memberQuerySchema, body: memberPatchSchema, access: MANAGERS },
   'DELETE /organisations/:orgId/members/:memberId': { summary: 'Remove a member, or leave the organisation (own id)', tag: 'Members', query: memberQuerySchema, body: memberDeleteSchema, response: memberDeleteResponseSchema, access: `${MANAGERS}; anyone but the owner for themself` },

@@ -1,14 +1,14 @@
 import { Hono } from 'hono';
 import type { AppContext } from '../context';
 import { one, type Queryable } from '../db/db';
-import { MANAGERS, requireMember, type GatewayEnv } from '../http/auth';
+import { MANAGERS, ROLE, requireMember, type GatewayEnv } from '../http/auth';
 import { badRequest, conflict, notFound } from '../http/errors';
-import { organisationSchema } from '../../src/contract/organisation.schema';
+import { organisationSchema, organisationSecurityUpdateSchema } from '../../src/contract/organisation.schema';
 import { organisationUpdateSchema } from '../../src/contract/member.schema';
 import { checkOrganisationName } from '../../src/domain/sign-up-rules';
 import { slugify } from '../identity/sign-up';
 import { isUniqueViolation } from '../identity/identity-users';
-import { toOrganisation } from './organisations.routes';
+import { ORG_COLUMNS, toOrganisation } from './organisations.routes';
 
 /**
  * The slug a renamed organisation gets: its current one while the name still slugs to it (a
@@ -66,9 +66,7 @@ export function orgDetailsRoutes(ctx: AppContext) {
           );
           return one<Parameters<typeof toOrganisation>[0]>(
             q,
-            `SELECT o.id, o.slug, o.name, m.role, o.measurement_unit, o.locale, o.features, o.rest_api,
-                    o.default_notification_rule, o.notification_settings, o.council_file_encoding,
-                    ARRAY(SELECT s.slug FROM organisation_slugs s WHERE s.org_id = o.id ORDER BY s.replaced_at DESC) AS former_slugs
+            `SELECT ${ORG_COLUMNS}
              FROM organisations o JOIN memberships m ON m.org_id = o.id AND m.user_id = $2 WHERE o.id = $1`,
             [orgId, callerId],
           );
@@ -81,6 +79,25 @@ export function orgDetailsRoutes(ctx: AppContext) {
         if (attempt >= 3) throw conflict('SLUG_TAKEN', 'Another organisation took this name at the same moment; please try again.');
       }
     }
+  });
+  // PUT /organisations/{orgId}/security: the owner requires two-factor authentication of the
+  // organisation's managers, or no longer does. Turning it on needs the owner's own MFA on, so the
+  // owner cannot lock themself out of the organisation by the switch.
+  r.put('/organisations/:orgId/security', async (c) => {
+    const orgId = c.req.param('orgId');
+    await requireMember(ctx, c, orgId, [ROLE.OWNER]);
+    const body = organisationSecurityUpdateSchema.parse(await c.req.json());
+    const callerId = c.get('caller').id;
+    if (body.managerMfaRequired && !(await one(ctx.db, 'SELECT 1 FROM users WHERE id = $1 AND totp_enabled', [callerId])))
+      throw conflict('MFA_NOT_SET_UP', 'Turn on two-factor authentication for your own account first (Account settings): the rule applies to you too.');
+    await ctx.db.query('UPDATE organisations SET manager_mfa_required = $2 WHERE id = $1', [orgId, body.managerMfaRequired]);
+    const row = await one<Parameters<typeof toOrganisation>[0]>(
+      ctx.db,
+      `SELECT ${ORG_COLUMNS} FROM organisations o JOIN memberships m ON m.org_id = o.id AND m.user_id = $2 WHERE o.id = $1`,
+      [orgId, callerId],
+    );
+    if (!row) throw notFound('ORGANISATION_NOT_FOUND', 'Organisation not found.');
+    return c.json(organisationSchema.parse(toOrganisation(row)));
   });
   return r;
 }

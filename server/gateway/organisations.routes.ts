@@ -6,6 +6,7 @@ import { organisationListSchema, type Organisation } from '../../src/contract/or
 import { inviteQuerySchema, inviteRequestSchema, resendInviteRequestSchema } from '../../src/contract/invitation.schema';
 import { inviteMember, resendInvitation } from '../identity/invite';
 import { normaliseTimeZone } from '../../src/domain/time-zone';
+import { mfaMissingSql } from '../http/mfa-rule';
 
 interface OrgRow {
   id: string;
@@ -20,7 +21,18 @@ interface OrgRow {
   notification_settings: Organisation['notificationSettings'];
   former_slugs?: string[] | null;
   council_file_encoding?: Organisation['councilFileEncoding'];
+  manager_mfa_required: boolean;
+  mfa_missing: boolean;
 }
+
+/**
+ * The columns of an OrgRow, over organisations `o` joined with the caller's membership `m`. (The
+ * MFA columns: what the owner requires, and whether this caller lacks it here.)
+ */
+export const ORG_COLUMNS = `o.id, o.slug, o.name, m.role, o.measurement_unit, o.locale, o.features, o.rest_api,
+  o.default_notification_rule, o.notification_settings, o.council_file_encoding,
+  ARRAY(SELECT s.slug FROM organisation_slugs s WHERE s.org_id = o.id ORDER BY s.replaced_at DESC) AS former_slugs,
+  o.manager_mfa_required, ${mfaMissingSql('m')} AS mfa_missing`;
 
 /** A row of the caller's organisations as the contract gives it; REST credentials only for managers. */
 export const toOrganisation = (r: OrgRow): Organisation => ({
@@ -37,6 +49,9 @@ export const toOrganisation = (r: OrgRow): Organisation => ({
   notificationSettings: r.notification_settings,
   formerSlugs: r.former_slugs ?? [],
   councilFileEncoding: r.council_file_encoding ?? 'UTF-8',
+  managerMfaRequired: r.manager_mfa_required,
+  // the organisation's data is refused (403 MFA_REQUIRED) until this caller turns MFA on
+  mfaSetupNeeded: r.mfa_missing,
 });
 
 export function organisationRoutes(ctx: AppContext) {
@@ -44,9 +59,7 @@ export function organisationRoutes(ctx: AppContext) {
 
   r.get('/organisations', async (c) => {
     const rows = await ctx.db.query<OrgRow>(
-      `SELECT o.id, o.slug, o.name, m.role, o.measurement_unit, o.locale, o.features, o.rest_api,
-              o.default_notification_rule, o.notification_settings, o.council_file_encoding,
-              ARRAY(SELECT s.slug FROM organisation_slugs s WHERE s.org_id = o.id ORDER BY s.replaced_at DESC) AS former_slugs
+      `SELECT ${ORG_COLUMNS}
        FROM memberships m JOIN organisations o ON o.id = m.org_id
        WHERE m.user_id = $1 ORDER BY lower(o.name), o.id`,
       [c.get('caller').id],

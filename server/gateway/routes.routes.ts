@@ -1,8 +1,9 @@
 import { Hono, type Context } from 'hono';
 import type { AppContext } from '../context';
 import { one } from '../db/db';
-import { MANAGERS, ROLE, type GatewayEnv, type Role } from '../http/auth';
-import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
+import { MANAGERS, ROLE, checkRole, type GatewayEnv, type Role } from '../http/auth';
+import { mfaMissingSql } from '../http/mfa-rule';
+import { HttpError, badRequest, notFound } from '../http/errors';
 import { MiB, routeBodyLimit } from '../http/body-limit';
 import { fairShareOf } from '../http/fair-share';
 import { parseOffThread } from '../routes/parse-off-thread';
@@ -48,14 +49,14 @@ const DATA: readonly Role[] = [ROLE.MEMBER, ROLE.ADMIN, ROLE.OWNER];
  */
 export async function requireRoutes(ctx: AppContext, c: Context<GatewayEnv>, orgId: string, roles: readonly Role[]): Promise<{ role: Role; userId: string }> {
   const userId = c.get('caller').id;
-  const m = await one<{ role: Role; features: { meterReading?: boolean } | null }>(
+  const m = await one<{ role: Role; features: { meterReading?: boolean } | null; mfa_missing: boolean }>(
     ctx.db,
-    'SELECT m.role, o.features FROM memberships m JOIN organisations o ON o.id = m.org_id WHERE m.org_id = $1 AND m.user_id = $2',
+    `SELECT m.role, o.features, ${mfaMissingSql('m')} AS mfa_missing FROM memberships m JOIN organisations o ON o.id = m.org_id WHERE m.org_id = $1 AND m.user_id = $2`,
     [orgId, userId],
   );
   if (!m) throw notFound('ORGANISATION_NOT_FOUND', 'Organisation not found.');
   if (!m.features?.meterReading) throw notFound(ROUTE_ERROR_CODES.FEATURE_NOT_ENABLED, 'This organisation does not use meter reading.');
-  if (!roles.includes(m.role)) throw forbidden();
+  checkRole(m, roles);
   return { role: m.role, userId };
 }
 

@@ -4,6 +4,7 @@ import { one } from '../db/db';
 import { SITE_ADMIN_GROUP, TokenError, verifyToken } from '../identity/tokens';
 import { badRequest, forbidden, notFound, unauthorized } from './errors';
 import { UUID_PATTERN } from '../../src/contract/safe-text';
+import { mfaMissingSql, mfaRequiredForManagers, mfaRequiredForSiteAdmins, siteAdminMfaRequired } from './mfa-rule';
 
 export interface Caller {
   id: string;
@@ -11,6 +12,8 @@ export interface Caller {
   isSiteAdmin: boolean;
   /** The sign-in (refresh token jti) the ID token came from. */
   signInId: string;
+  /** A site admin without the two-factor authentication site admins must have: no site admin powers until it is on. */
+  siteAdminWithoutMfa?: boolean;
 }
 
 export type GatewayEnv = { Variables: { caller: Caller } };
@@ -23,12 +26,11 @@ export function requireCaller(ctx: AppContext): MiddlewareHandler<GatewayEnv> {
     const token = header.replace(/^Bearer\s+/i, '').trim();
     try {
       const claims = await verifyToken(ctx.db, ctx.key, ctx.tokens, token, 'id');
-      c.set('caller', {
-        id: claims.sub,
-        email: claims.email,
-        isSiteAdmin: (claims['cognito:groups'] ?? []).includes(SITE_ADMIN_GROUP),
-        signInId: claims.origin_jti,
-      });
+      let isSiteAdmin = (claims['cognito:groups'] ?? []).includes(SITE_ADMIN_GROUP);
+      // a site admin's session from before MFA was on (or required) carries no site admin power
+      const siteAdminWithoutMfa = isSiteAdmin && siteAdminMfaRequired(ctx.config) && !(await one(ctx.db, 'SELECT 1 FROM users WHERE id = $1 AND totp_enabled', [claims.sub]));
+      if (siteAdminWithoutMfa) isSiteAdmin = false;
+      c.set('caller', { id: claims.sub, email: claims.email, isSiteAdmin, signInId: claims.origin_jti, ...(siteAdminWithoutMfa && { siteAdminWithoutMfa }) });
     } catch (err) {
       if (err instanceof TokenError) throw unauthorized(err.message);
       throw err;
@@ -53,12 +55,21 @@ export async function requireMember(
 ): Promise<{ role: Role }> {
   const caller = c.get('caller');
   if (!UUID_PATTERN.test(orgId)) throw badRequest('INVALID_ID', 'The organisation id must be a UUID.');
-  const m = await one<{ role: Role }>(ctx.db, 'SELECT role FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, caller.id]);
+  const m = await one<{ role: Role; mfa_missing: boolean }>(
+    ctx.db,
+    `SELECT m.role, ${mfaMissingSql('m')} AS mfa_missing FROM memberships m WHERE m.org_id = $1 AND m.user_id = $2`,
+    [orgId, caller.id],
+  );
   return checkRole(m, roles);
 }
 
-function checkRole<M extends { role: Role }>(m: M | undefined, roles: readonly Role[]): M {
+/**
+ * A stranger 404, a manager the organisation requires MFA of who has none 403 MFA_REQUIRED (any
+ * call: the session predates the requirement or MFA was never set up), a missing role 403.
+ */
+export function checkRole<M extends { role: Role; mfa_missing: boolean }>(m: M | undefined, roles: readonly Role[]): M {
   if (!m) throw notFound('ORGANISATION_NOT_FOUND', 'Organisation not found.');
+  if (m.mfa_missing) throw mfaRequiredForManagers();
   if (!roles.includes(m.role)) throw forbidden();
   return m;
 }
@@ -79,9 +90,9 @@ export async function requireMemberWithSensor(
 ): Promise<{ role: Role; sensorExists: boolean }> {
   const caller = c.get('caller');
   if (!UUID_PATTERN.test(orgId)) throw badRequest('INVALID_ID', 'The organisation id must be a UUID.');
-  const m = await one<{ role: Role; sensor_exists: boolean }>(
+  const m = await one<{ role: Role; sensor_exists: boolean; mfa_missing: boolean }>(
     ctx.db,
-    `SELECT m.role, EXISTS (SELECT 1 FROM sensors s WHERE s.id = $3 AND s.org_id = m.org_id) AS sensor_exists
+    `SELECT m.role, EXISTS (SELECT 1 FROM sensors s WHERE s.id = $3 AND s.org_id = m.org_id) AS sensor_exists, ${mfaMissingSql('m')} AS mfa_missing
        FROM memberships m WHERE m.org_id = $1 AND m.user_id = $2`,
     [orgId, caller.id, UUID_PATTERN.test(sensorId) ? sensorId : null],
   );
@@ -92,5 +103,6 @@ export async function requireMemberWithSensor(
 export const MANAGERS: readonly Role[] = [ROLE.ADMIN, ROLE.OWNER];
 
 export function requireSiteAdmin(c: Context<GatewayEnv>) {
+  if (c.get('caller').siteAdminWithoutMfa) throw mfaRequiredForSiteAdmins();
   if (!c.get('caller').isSiteAdmin) throw forbidden('Only site admins can do this.');
 }

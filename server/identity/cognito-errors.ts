@@ -64,6 +64,8 @@ export const errors = {
   mfaCodeMismatch: () => err('CodeMismatchException', 'Invalid code received for user'),
   noSoftwareToken: () => err('SoftwareTokenMFANotFoundException', 'Software Token MFA has not been set up for the user.'),
   totpNotVerified: () => err('InvalidParameterException', 'User has not verified software token mfa'),
+  mfaRequired: () =>
+    err('InvalidParameterException', 'Two-factor authentication is required for this account (a site admin, or a manager of an organisation that requires it); it cannot be turned off.'),
   mfaTypeNotOffered: (type: string) => err('InvalidParameterException', `${type} is not offered by this user pool; only software token (TOTP) MFA is.`),
   // Cognito's answer when the pool allows administrators only to create users (AllowAdminCreateUserOnly)
   signUpNotPermitted: () => err('NotAuthorizedException', 'SignUp is not permitted for this user pool.'),

@@ -1,6 +1,9 @@
 import { errors } from './cognito-errors';
 import { associateSoftwareTokenSchema, setUserMfaPreferenceSchema, verifySoftwareTokenSchema } from './cognito.schema';
-import { findUserById } from './identity-users';
+import { findUserById, type UserRow } from './identity-users';
+import { readChallengeSession, signChallengeSession } from './challenge-session';
+import { MFA_SETUP, MFA_SETUP_VERIFIED } from './sign-in.ops';
+import { mfaRequiredFor } from '../http/mfa-rule';
 import { userFromAccessToken, type OpContext, type Operation } from './op-context';
 import { requireRecentReauthentication } from './reauth';
 import { codeStep, newTotpSecret, openSecret, sealSecret, spendStep } from './totp';
@@ -18,19 +21,41 @@ async function signedInUser(op: OpContext, accessToken: string | undefined) {
   return userFromAccessToken(op, accessToken);
 }
 
-/** A new secret, kept (sealed) as pending until VerifySoftwareToken proves the user's app has it. */
+/**
+ * Whose TOTP is being set up: the signed-in user of the access token, or, during a sign-in that
+ * answered MFA_SETUP, the user of that challenge's Session (the password was given within its 3
+ * minutes; a user who already has MFA on gets no such session).
+ */
+async function setupUser(op: OpContext, input: { AccessToken?: string; Session?: string }): Promise<{ user: UserRow; duringSignIn: boolean }> {
+  if (input.AccessToken || !input.Session) return { user: await signedInUser(op, input.AccessToken), duringSignIn: false };
+  const userId = await readChallengeSession(op.app.key, op.tokens.issuer, input.Session, MFA_SETUP, op.now);
+  const user = userId ? await findUserById(op.app.db, userId) : undefined;
+  if (!user || user.status !== 'CONFIRMED' || user.totp_enabled) throw errors.badSession();
+  return { user, duringSignIn: true };
+}
+
+const setupSession = (op: OpContext, userId: string, challenge: string) => signChallengeSession(op.app.key, op.tokens.issuer, userId, challenge, op.now);
+
+/**
+ * A new secret, kept (sealed) as pending until VerifySoftwareToken proves the user's app has it.
+ * During a sign-in, a new Session for the next step comes with it, as Cognito's does.
+ */
 export const associateSoftwareToken: Operation = async (op, body) => {
   const input = associateSoftwareTokenSchema.parse(body);
-  const user = await signedInUser(op, input.AccessToken);
+  const { user, duringSignIn } = await setupUser(op, input);
   const secret = newTotpSecret();
   await op.app.db.query('UPDATE users SET totp_pending = $2 WHERE id = $1', [user.id, await sealSecret(keys(op), secret)]);
-  return { SecretCode: secret };
+  return duringSignIn ? { SecretCode: secret, Session: await setupSession(op, user.id, MFA_SETUP) } : { SecretCode: secret };
 };
 
-/** The first right code makes the pending secret the user's; its time step is spent. */
+/**
+ * The first right code makes the pending secret the user's; its time step is spent. During a
+ * sign-in the answer's Session (MFA_SETUP_VERIFIED) is the one RespondToAuthChallenge's MFA_SETUP
+ * needs: only a sign-in that proved the secret can finish it.
+ */
 export const verifySoftwareToken: Operation = async (op, body) => {
   const input = verifySoftwareTokenSchema.parse(body);
-  const user = await signedInUser(op, input.AccessToken);
+  const { user, duringSignIn } = await setupUser(op, input);
   if (!user.totp_pending) throw errors.noSoftwareToken();
   const secret = await openSecret(keys(op), user.totp_pending);
   const step = codeStep(secret, input.UserCode.trim(), op.now);
@@ -41,7 +66,7 @@ export const verifySoftwareToken: Operation = async (op, body) => {
     if (!(await spendStep(q, user.id, step))) throw errors.setupCodeMismatch();
     await q.query('UPDATE users SET totp_secret = totp_pending, totp_pending = NULL WHERE id = $1', [user.id]);
   });
-  return { Status: 'SUCCESS' };
+  return duringSignIn ? { Status: 'SUCCESS', Session: await setupSession(op, user.id, MFA_SETUP_VERIFIED) } : { Status: 'SUCCESS' };
 };
 
 /**
@@ -64,6 +89,8 @@ export const setUserMFAPreference: Operation = async (op, body) => {
         await queueSecurityNotice(q, user.email, op, 'mfa-on');
       });
   } else if (user.totp_enabled) {
+    // a site admin, or a manager of an organisation that requires it, keeps the second factor
+    if (await mfaRequiredFor(op.app.db, op.app.config, user)) throw errors.mfaRequired();
     await requireRecentReauthentication(op.app.db, user.id, user.signInId, op.now);
     await op.app.db.tx(async (q) => {
       await q.query('UPDATE users SET totp_enabled = false WHERE id = $1', [user.id]);

@@ -12,9 +12,17 @@ import { issueTokens, revokeSignIns, TokenError, verifyToken } from './tokens';
 import { requireClient, userFromAccessToken, type OpContext, type Operation } from './op-context';
 import { checkName } from '../../src/domain/sign-up-rules';
 import { codeStep, openSecret, spendStep } from './totp';
+import { mfaRequiredFor } from '../http/mfa-rule';
 
 const NEW_PASSWORD_REQUIRED = 'NEW_PASSWORD_REQUIRED';
 const SOFTWARE_TOKEN_MFA = 'SOFTWARE_TOKEN_MFA';
+/**
+ * Cognito's challenge for a user who must have MFA and has none: AssociateSoftwareToken and
+ * VerifySoftwareToken take its Session instead of an access token (mfa.ops.ts), and the session
+ * VerifySoftwareToken hands back (MFA_SETUP_VERIFIED, ours) answers it with RespondToAuthChallenge.
+ */
+export const MFA_SETUP = 'MFA_SETUP';
+export const MFA_SETUP_VERIFIED = 'MFA_SETUP_VERIFIED';
 
 /** Amplify reads the tokens from AuthenticationResult; it must carry no NewDeviceMetadata. */
 async function authenticated(op: OpContext, user: UserRow) {
@@ -76,7 +84,42 @@ async function passwordAuth(op: OpContext, params: Record<string, string>) {
       ChallengeParameters: { USER_ID_FOR_SRP: user.id },
     };
   }
+  if (await mfaRequiredFor(db, op.app.config, user)) return mfaSetupChallenge(op, user);
   await noticeAfterLockout(op, user);
+  return authenticated(op, user);
+}
+
+/** A site admin, or a manager of an organisation that requires it, without MFA: no tokens until TOTP is set up. */
+async function mfaSetupChallenge(op: OpContext, user: UserRow) {
+  return {
+    ChallengeName: MFA_SETUP,
+    Session: await signChallengeSession(op.app.key, op.tokens.issuer, user.id, MFA_SETUP, op.now),
+    ChallengeParameters: { MFAS_CAN_SETUP: '["SOFTWARE_TOKEN_MFA"]' },
+  };
+}
+
+/**
+ * MFA_SETUP answered: VerifySoftwareToken proved the new secret within this sign-in (its session
+ * says so), so TOTP is turned on and the sign-in completes.
+ */
+async function mfaSetupComplete(op: OpContext, session: string, responses: Record<string, string>) {
+  const userId = await readChallengeSession(op.app.key, op.tokens.issuer, session, MFA_SETUP_VERIFIED, op.now);
+  if (!userId) throw errors.badSession();
+  const { db } = op.app;
+  const named = responses.USERNAME ? await findUserByUsername(db, responses.USERNAME) : undefined;
+  if (!named || named.id !== userId || named.status !== 'CONFIRMED' || !named.totp_secret) throw errors.badSession();
+  if (isLocked(named, op.now)) throw errors.lockedOut();
+  const user = await db.tx(async (q) => {
+    const u = await findUserById(q, userId, true);
+    if (!u?.totp_secret) throw errors.badSession();
+    if (!u.totp_enabled) {
+      await q.query('UPDATE users SET totp_enabled = true WHERE id = $1', [userId]);
+      await queueSecurityNotice(q, u.email, op, 'mfa-on');
+    }
+    return (await findUserById(q, userId))!;
+  });
+  await recordSuccess(db, user.id);
+  await noticeAfterLockout(op, named);
   return authenticated(op, user);
 }
 
@@ -153,11 +196,12 @@ export const getTokensFromRefreshToken: Operation = async (op, body) => {
   return { AuthenticationResult };
 };
 
-/** SOFTWARE_TOKEN_MFA (above), or NEW_PASSWORD_REQUIRED: the invited user chooses a password, is confirmed and joins their organisations. */
+/** SOFTWARE_TOKEN_MFA and MFA_SETUP (above), or NEW_PASSWORD_REQUIRED: the invited user chooses a password, is confirmed and joins their organisations. */
 export const respondToAuthChallenge: Operation = async (op, body) => {
   const input = respondToAuthChallengeSchema.parse(body);
   requireClient(op, input.ClientId);
   if (input.ChallengeName === SOFTWARE_TOKEN_MFA) return softwareTokenChallenge(op, input.Session, input.ChallengeResponses);
+  if (input.ChallengeName === MFA_SETUP) return mfaSetupComplete(op, input.Session, input.ChallengeResponses);
   if (input.ChallengeName !== NEW_PASSWORD_REQUIRED) throw errors.invalidParameter(`Unsupported challenge ${input.ChallengeName}.`);
   const userId = await readChallengeSession(op.app.key, op.tokens.issuer, input.Session, NEW_PASSWORD_REQUIRED, op.now);
   if (!userId) throw errors.badSession();
@@ -187,6 +231,8 @@ export const respondToAuthChallenge: Operation = async (op, body) => {
     await acceptInvitations(q, userId, op.now);
     return (await findUserById(q, userId))!;
   });
+  // as Cognito: a user who must have MFA sets it up before the first tokens
+  if (!mfaOn(user) && (await mfaRequiredFor(op.app.db, op.app.config, user))) return mfaSetupChallenge(op, user);
   return authenticated(op, user);
 };
 

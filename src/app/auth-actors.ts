@@ -10,6 +10,19 @@ import { closeLive } from '../shared/live';
 
 const NEW_PASSWORD_STEP = 'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED';
 const TOTP_STEP = 'CONFIRM_SIGN_IN_WITH_TOTP_CODE';
+/** Cognito's MFA_SETUP with TOTP the only factor offered: the key of the authenticator to set up. */
+const TOTP_SETUP_STEP = 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP';
+export const TOTP_ISSUER = 'Tidewatch';
+
+type SignInOutput = Awaited<ReturnType<typeof signIn>>;
+
+/** The machine's TOTP_SETUP_REQUIRED from aws-amplify's CONTINUE_SIGN_IN_WITH_TOTP_SETUP step, or null for another step. */
+function totpSetupStep(result: SignInOutput, email: string): SignInResult | null {
+  const next = result.nextStep;
+  if (next.signInStep !== TOTP_SETUP_STEP) return null;
+  const details = next.totpSetupDetails;
+  return { step: 'TOTP_SETUP_REQUIRED', secret: details.sharedSecret, uri: details.getSetupUri(TOTP_ISSUER, email).href };
+}
 
 async function passwordSignIn({ email, password }: Credentials): Promise<SignInResult> {
   const attempt = () => signIn({ username: email, password, options: { authFlowType: AUTH_FLOW } });
@@ -25,6 +38,8 @@ async function passwordSignIn({ email, password }: Credentials): Promise<SignInR
   if (result.isSignedIn) return 'SIGNED_IN';
   if (result.nextStep.signInStep === NEW_PASSWORD_STEP) return 'NEW_PASSWORD_REQUIRED';
   if (result.nextStep.signInStep === TOTP_STEP) return 'TOTP_REQUIRED';
+  const setup = totpSetupStep(result, email);
+  if (setup) return setup;
   throw Object.assign(new Error(`Unsupported sign-in step ${result.nextStep.signInStep}`), { name: 'UnsupportedSignInStep' });
 }
 
@@ -53,6 +68,11 @@ export const liveAuthMachine = authMachine.provide({
       const done = await confirmSignIn({ challengeResponse: input.code });
       if (!done.isSignedIn) throw Object.assign(new Error(`Unsupported sign-in step ${done.nextStep.signInStep}`), { name: 'UnsupportedSignInStep' });
     }),
+    confirmTotpSetup: fromPromise(async ({ input }: { input: { code: string } }) => {
+      // aws-amplify proves the code with VerifySoftwareToken, then answers MFA_SETUP
+      const done = await confirmSignIn({ challengeResponse: input.code });
+      if (!done.isSignedIn) throw Object.assign(new Error(`Unsupported sign-in step ${done.nextStep.signInStep}`), { name: 'UnsupportedSignInStep' });
+    }),
     loadCurrentUser: fromPromise(async ({ input }: { input: { email: string } }): Promise<CurrentUser> => {
       const email = await sessionEmail(input.email);
       return api.get('/users/current-v2', { query: { email }, schema: currentUserSchema });
@@ -70,12 +90,15 @@ export const liveAuthMachine = authMachine.provide({
     confirmReset: fromPromise(async ({ input }: { input: ResetConfirmation }) => {
       await confirmResetPassword({ username: input.email, confirmationCode: input.code, newPassword: input.password });
     }),
-    acceptInvite: fromPromise(async ({ input }: { input: ResetConfirmation }) => {
+    acceptInvite: fromPromise(async ({ input }: { input: ResetConfirmation }): Promise<SignInResult> => {
       const step = await passwordSignIn({ email: input.email, password: input.code });
-      if (step === 'NEW_PASSWORD_REQUIRED') {
-        const done = await confirmSignIn({ challengeResponse: input.password });
-        if (!done.isSignedIn) throw new Error(`Unsupported sign-in step ${done.nextStep.signInStep}`);
-      }
+      if (step !== 'NEW_PASSWORD_REQUIRED') return step;
+      const done = await confirmSignIn({ challengeResponse: input.password });
+      // an invitation to manage an organisation that requires MFA: the authenticator comes next
+      const setup = totpSetupStep(done, input.email);
+      if (setup) return setup;
+      if (!done.isSignedIn) throw new Error(`Unsupported sign-in step ${done.nextStep.signInStep}`);
+      return 'SIGNED_IN';
     }),
   },
 });

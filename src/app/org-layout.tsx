@@ -4,7 +4,7 @@ import { SessionContext, useSession } from '../shared/session';
 import { AppFrame } from './frame/app-frame';
 import { useOrgs } from './organisations';
 import { useOrgSession } from './org-session';
-import { MeterReaderPage } from './pages/status-pages';
+import { MeterReaderPage, MfaRequiredPage } from './pages/status-pages';
 import { PendingInvitationsPrompt } from './pending-invitations';
 import { defaultOrganisation, defaultSection, isMeterReader, isSection, orgPath, rememberOrganisation, resolveOrgSlug, type OrgSection } from './sections';
 
@@ -33,6 +33,7 @@ export function OrgLayout() {
     return <Navigate to={`${orgPath(target.slug)}/${rest || defaultSection(target)}${search}`} replace />;
   }
   if (!session) return null;
+  if (org.mfaSetupNeeded) return <MfaRequiredPage orgName={org.name} onRetry={() => void refresh()} onSignOut={session.signOut} />;
   return (
     <SessionContext.Provider value={session}>
       <AppFrame>

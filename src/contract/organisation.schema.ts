@@ -26,7 +26,14 @@ export const organisationSchema = z.object({
   councilFileEncoding: z.enum(COUNCIL_FILE_ENCODINGS).optional(),
   /** Slugs the organisation had before renames, newest first, so old links still find it. */
   formerSlugs: z.array(z.string()).optional(),
+  /** The owner requires two-factor authentication of the organisation's managers (admins and owners). */
+  managerMfaRequired: z.boolean().optional(),
+  /** This caller is a manager here without two-factor authentication: the organisation's data is refused until it is on. */
+  mfaSetupNeeded: z.boolean().optional(),
 });
+
+/** PUT /organisations/{orgId}/security (owner only). */
+export const organisationSecurityUpdateSchema = z.object({ managerMfaRequired: z.boolean() }).strict();
 export type Organisation = z.infer<typeof organisationSchema>;
 
 export const organisationListSchema = z.object({ organisations: z.array(organisationSchema) });

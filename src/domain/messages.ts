@@ -103,7 +103,8 @@ export function loginErrorMessage(err: unknown): string {
 /** Where a refused authenticator code leaves the sign-in: still at the code (wrong, offline) or back at the login form. */
 export function mfaCodeError(err: unknown): { message: string; backToLogin: boolean } {
   const e = asErrorLike(err);
-  if (e.name === 'CodeMismatchException') return { message: MFA_MESSAGES.codeWrong, backToLogin: false };
+  // a wrong first code of an authenticator being set up is EnableSoftwareTokenMFAException
+  if (e.name === 'CodeMismatchException' || e.name === 'EnableSoftwareTokenMFAException') return { message: MFA_MESSAGES.codeWrong, backToLogin: false };
   if (isNetworkError(e)) return { message: LOGIN_MESSAGES.network, backToLogin: false };
   if (e.name === 'TooManyRequestsException' || e.name === 'LimitExceededException' || (e.name === 'NotAuthorizedException' && e.message === 'Password attempts exceeded'))
     return { message: MFA_MESSAGES.tooManyAttempts, backToLogin: true };

@@ -4,7 +4,9 @@ import { LOGIN_MESSAGES, RESET_MESSAGES } from '../../src/domain/messages';
 
 /**
  * Authentication as the spec describes it (monitoring-client 2.2, 4, 5, 8; organisation-and-routes 8
- * for the reset code request; the security issue's TOTP MFA: "the login view gains the code step"), written by hand without looking at the machine's configuration.
+ * for the reset code request; the security issue's TOTP MFA: "the login view gains the code step", and
+ * MFA required by role: "a manager of such an org / a site admin without MFA is made to set it up"),
+ * written by hand without looking at the machine's configuration.
  * State names follow the machine's so that the two can be compared; every transition, guard and
  * message here comes from the spec. Events in capitals without a payload are how a call ends.
  */
@@ -41,6 +43,10 @@ const SPEC = {
 };
 
 const named = (name: string, message = name) => ({ name, message });
+/** The key of an authenticator the sign-in asks to set up (Cognito's MFA_SETUP), as the login view shows it. */
+export const SETUP_KEY = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+export const SETUP_KEY_SHOWN = 'JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP';
+const SETUP = { step: 'TOTP_SETUP_REQUIRED', secret: SETUP_KEY, uri: `otpauth://totp/Tidewatch:owner%40demo.test?secret=${SETUP_KEY}&issuer=Tidewatch` } as const;
 /** How each call can end: the actor it settles, and with what. */
 export const OUTCOMES = {
   SESSION_FOUND: { src: 'checkSession', ok: true, value: true },
@@ -49,6 +55,7 @@ export const OUTCOMES = {
   SIGNED_IN: { src: 'signIn', ok: true, value: 'SIGNED_IN' },
   NEW_PASSWORD_REQUIRED: { src: 'signIn', ok: true, value: 'NEW_PASSWORD_REQUIRED' },
   TOTP_REQUIRED: { src: 'signIn', ok: true, value: 'TOTP_REQUIRED' },
+  TOTP_SETUP_REQUIRED: { src: 'signIn', ok: true, value: SETUP },
   SIGN_IN_REFUSED: { src: 'signIn', ok: false, value: named('NotAuthorizedException', 'Incorrect username or password.') },
   SIGN_IN_OFFLINE: { src: 'signIn', ok: false, value: named('NetworkError', 'A network error has occurred.') },
   SIGN_IN_FAILED: { src: 'signIn', ok: false, value: named('InternalErrorException', 'boom') },
@@ -57,6 +64,10 @@ export const OUTCOMES = {
   TOTP_OFFLINE: { src: 'confirmTotp', ok: false, value: named('NetworkError', 'A network error has occurred.') },
   TOTP_EXPIRED: { src: 'confirmTotp', ok: false, value: named('NotAuthorizedException', 'Invalid session for the user, session is expired.') },
   TOTP_LOCKED: { src: 'confirmTotp', ok: false, value: named('NotAuthorizedException', 'Password attempts exceeded') },
+  TOTP_SETUP_ACCEPTED: { src: 'confirmTotpSetup', ok: true, value: undefined },
+  TOTP_SETUP_WRONG: { src: 'confirmTotpSetup', ok: false, value: named('EnableSoftwareTokenMFAException', 'Code mismatch and fail enable Software Token MFA') },
+  TOTP_SETUP_OFFLINE: { src: 'confirmTotpSetup', ok: false, value: named('NetworkError', 'A network error has occurred.') },
+  TOTP_SETUP_EXPIRED: { src: 'confirmTotpSetup', ok: false, value: named('NotAuthorizedException', 'Invalid session for the user, session is expired.') },
   PASSWORD_SET: { src: 'completeNewPassword', ok: true, value: undefined },
   PASSWORD_REJECTED: { src: 'completeNewPassword', ok: false, value: named('InvalidPasswordException', POLICY_REFUSAL) },
   USER_LOADED: { src: 'loadCurrentUser', ok: true, value: USER },
@@ -75,6 +86,7 @@ export const OUTCOMES = {
   RESET_CODE_WRONG: { src: 'confirmReset', ok: false, value: named('CodeMismatchException') },
   RESET_OFFLINE: { src: 'confirmReset', ok: false, value: named('NetworkError') },
   INVITE_ACCEPTED: { src: 'acceptInvite', ok: true, value: undefined },
+  INVITE_TOTP_SETUP_REQUIRED: { src: 'acceptInvite', ok: true, value: SETUP },
   INVITE_REFUSED: { src: 'acceptInvite', ok: false, value: named('NotAuthorizedException') },
   INVITE_PASSWORD_REJECTED: { src: 'acceptInvite', ok: false, value: named('InvalidPasswordException', POLICY_REFUSAL) },
   USER_REFRESHED: { src: 'loadCurrentUser', ok: true, value: REFRESHED },
@@ -216,6 +228,8 @@ export const authModel = setup({
             NEW_PASSWORD_REQUIRED: 'newPassword',
             // MFA on: the password was right, the authenticator code comes next
             TOTP_REQUIRED: 'totpCode',
+            // MFA required of this account (a site admin, or a manager where the owner requires it) and none set up
+            TOTP_SETUP_REQUIRED: 'totpSetup',
             SIGN_IN_REFUSED: { target: 'login', actions: { type: 'say', params: { error: SPEC.badCredentials } } },
             SIGN_IN_OFFLINE: { target: 'login', actions: { type: 'say', params: { error: SPEC.network } } },
             SIGN_IN_FAILED: { target: 'login', actions: { type: 'say', params: { error: SPEC.other } } },
@@ -242,6 +256,21 @@ export const authModel = setup({
             // the sign-in is over: too slow (the session lasts 3 minutes) or locked out by wrong codes
             TOTP_EXPIRED: { target: 'login', actions: { type: 'say', params: { error: SPEC.totpExpired } } },
             TOTP_LOCKED: { target: 'login', actions: { type: 'say', params: { error: SPEC.totpTooMany } } },
+          },
+        },
+        // the authenticator's key is shown; its first code turns MFA on and finishes the sign-in
+        totpSetup: {
+          on: {
+            SUBMIT_TOTP: [{ guard: 'totpNotSixDigits', actions: { type: 'say', params: { error: SPEC.totpFormat } } }, { target: 'confirmingTotpSetup', actions: 'quiet' }],
+            SHOW_LOGIN: { target: 'login', actions: 'quiet' },
+          },
+        },
+        confirmingTotpSetup: {
+          on: {
+            TOTP_SETUP_ACCEPTED: '#authModel.loadingUser',
+            TOTP_SETUP_WRONG: { target: 'totpSetup', actions: { type: 'say', params: { error: SPEC.totpWrong } } },
+            TOTP_SETUP_OFFLINE: { target: 'totpSetup', actions: { type: 'say', params: { error: SPEC.network } } },
+            TOTP_SETUP_EXPIRED: { target: 'login', actions: { type: 'say', params: { error: SPEC.totpExpired } } },
           },
         },
         settingPassword: {
@@ -298,6 +327,8 @@ export const authModel = setup({
             working: {
               on: {
                 INVITE_ACCEPTED: '#authModel.loadingUser',
+                // an invitation to manage an organisation that requires MFA: the authenticator next
+                INVITE_TOTP_SETUP_REQUIRED: '#authModel.unauthenticated.totpSetup',
                 INVITE_REFUSED: { target: 'form', actions: { type: 'say', params: { error: SPEC.badCredentials } } },
                 INVITE_PASSWORD_REJECTED: { target: 'form', actions: { type: 'say', params: { error: POLICY_REFUSAL } } },
               },
@@ -311,9 +342,10 @@ export const authModel = setup({
 export type AuthModelSnapshot = SnapshotFrom<typeof authModel>;
 
 /** The login view's mode the spec names (2.2) for a model state. */
-export function expectedMode(s: AnyMachineSnapshot): 'LOGIN' | 'RESET' | 'NEW_PASSWORD' | 'TOTP' | 'LOADING' {
+export function expectedMode(s: AnyMachineSnapshot): 'LOGIN' | 'RESET' | 'NEW_PASSWORD' | 'TOTP' | 'TOTP_SETUP' | 'LOADING' {
   if (s.matches({ unauthenticated: 'reset' })) return 'RESET';
   if (s.matches({ unauthenticated: 'totpCode' })) return 'TOTP';
+  if (s.matches({ unauthenticated: 'totpSetup' })) return 'TOTP_SETUP';
   if (s.matches({ unauthenticated: 'newPassword' })) return 'NEW_PASSWORD';
   if (s.matches({ unauthenticated: 'login' }) || s.matches({ unauthenticated: { accepting: 'form' } }) || s.matches('authenticated')) return 'LOGIN';
   return 'LOADING';

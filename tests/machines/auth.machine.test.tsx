@@ -13,14 +13,14 @@ import { SignupPage } from '../../src/features/signup/signup-page';
 import { LOGIN_MESSAGES, RESET_MESSAGES } from '../../src/domain/messages';
 import { theme } from '../../src/app/theme';
 import { controlledActors, coveringPaths, flush, machineCoverage, modelUncovered, documentedPaths } from './model-kit';
-import { OUTCOMES, authModel, authModelEvents, expectedMode, userCanCause, type AuthModelEvent, type AuthModelSnapshot, type Outcome } from './auth-model';
+import { OUTCOMES, SETUP_KEY_SHOWN, authModel, authModelEvents, expectedMode, userCanCause, type AuthModelEvent, type AuthModelSnapshot, type Outcome } from './auth-model';
 
 // Monitoring-client 2.2 (login modes LOGIN, RESET, NEW_PASSWORD, LOADING), 4 (authentication states),
 // 5 (login and reset rules) and 8 (login and reset messages); organisation-and-routes 8 (reset code request);
-// the security issue's TOTP MFA (the code step of the login view).
+// the security issue's TOTP MFA (the code step of the login view) and MFA required by role (the setup step).
 // The model (auth-model.ts) is written from the spec; its paths drive the real pages around the real machine.
 
-const ACTORS = ['checkSession', 'signIn', 'confirmTotp', 'completeNewPassword', 'loadCurrentUser', 'createSelf', 'signOut', 'requestReset', 'confirmReset', 'acceptInvite'];
+const ACTORS = ['checkSession', 'signIn', 'confirmTotp', 'confirmTotpSetup', 'completeNewPassword', 'loadCurrentUser', 'createSelf', 'signOut', 'requestReset', 'confirmReset', 'acceptInvite'];
 
 /** The real signed-out pages around a real auth actor whose calls the test settles. */
 function mountLoginView(inspect?: ReturnType<typeof machineCoverage>['inspect']) {
@@ -76,7 +76,7 @@ async function perform(view: View, event: AuthModelEvent) {
       }
       return go(view, '/forgot-password');
     case 'SHOW_LOGIN':
-      if (s.matches({ unauthenticated: 'newPassword' }) || s.matches({ unauthenticated: 'totpCode' })) return press('Back to login');
+      if (s.matches({ unauthenticated: 'newPassword' }) || s.matches({ unauthenticated: 'totpCode' }) || s.matches({ unauthenticated: 'totpSetup' })) return press('Back to login');
       if (path(view) === '/forgot-password') {
         fireEvent.click(screen.getByRole('link', { name: /Back to login/ }));
         return settle();
@@ -120,6 +120,7 @@ function expectedCall(m: AuthModelSnapshot): [string, unknown] | null {
   const { email } = m.context;
   if (m.matches({ unauthenticated: 'signingIn' })) return ['signIn', { email, password: 'Demo-pass-2026!' }];
   if (m.matches({ unauthenticated: 'confirmingTotp' })) return ['confirmTotp', { code: '123456' }];
+  if (m.matches({ unauthenticated: 'confirmingTotpSetup' })) return ['confirmTotpSetup', { code: '123456' }];
   if (m.matches({ unauthenticated: 'settingPassword' })) return ['completeNewPassword', { password: 'N3w-pass!word' }];
   if (m.matches({ unauthenticated: { reset: 'sendingCode' } })) return ['requestReset', { email }];
   if (m.matches({ unauthenticated: { reset: 'confirming' } })) return ['confirmReset', { email, code: '123456', password: 'N3w-pass!word' }];
@@ -140,6 +141,14 @@ function expectView(view: View, expected: AuthModelSnapshot) {
   const call = expectedCall(expected);
   if (call) expect(view.ctl.peek(call[0])?.input, `${call[0]} input`).toEqual(call[1]);
   const where = path(view);
+  if ((where === '/login' || where === '/accept') && (mode === 'TOTP_SETUP' || expected.matches({ unauthenticated: 'confirmingTotpSetup' }))) {
+    // the key, as text to type (the QR code is drawn from the same key), and the code field
+    expect(screen.getByRole('heading', { name: 'Set up two-factor authentication' })).toBeTruthy();
+    expect(screen.getByTestId('totp-setup-secret').textContent).toBe(SETUP_KEY_SHOWN);
+    expect(screen.getByRole('button', { name: 'Verify' }).hasAttribute('data-loading')).toBe(mode === 'LOADING');
+    if (error) expect(screen.getByText(error)).toBeTruthy();
+    return;
+  }
   if (where === '/login') {
     if (mode === 'TOTP' || expected.matches({ unauthenticated: 'confirmingTotp' })) {
       expect(screen.getByRole('heading', { name: 'Enter your authentication code' })).toBeTruthy();

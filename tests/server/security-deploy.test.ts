@@ -3,6 +3,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
+import { Secret, TOTP } from 'otpauth';
 import { loadConfig } from '../../server/config';
 import { autovacuumWarning, demoExposureWarning } from '../../server/start';
 import { createUser } from '../../server/cli/create-user';
@@ -103,7 +104,7 @@ describe.each(testDrivers)('deployment safety on %s', (driver) => {
       expect(JSON.parse(cfg.text)).toMatchObject({ api: { endpoint: 'https://tidewatch.example/api' }, demo: false, stage: 'production' });
     });
 
-    it('create-user makes the first owner and site admin, who must choose a new password at first sign-in', async () => {
+    it('create-user makes the first owner and site admin, who must choose a new password and set up two-factor authentication at first sign-in', async () => {
       const cognito = cognitoClient(() => s);
       const made = await createUser(s.ctx.db, { email: 'First.Admin@Deploy.test', siteAdmin: true, org: 'Riverside Council' });
       expect(made.organisation).toMatchObject({ name: 'Riverside Council', slug: 'riverside-council' });
@@ -115,9 +116,20 @@ describe.each(testDrivers)('deployment safety on %s', (driver) => {
         Session: first.body.Session,
         ChallengeResponses: { USERNAME: 'first.admin@deploy.test', NEW_PASSWORD: 'Own-choice-2026!' },
       });
-      expect(done.status).toBe(200);
-      expect(decodeJwt(done.body.AuthenticationResult.IdToken)['cognito:groups']).toEqual(['site-admins']);
-      const orgs = await (await s.api('/organisations', { token: done.body.AuthenticationResult.IdToken })).json();
+      // a site admin must use two-factor authentication: set up before the first tokens (MFA_SETUP)
+      expect(done.body).toMatchObject({ ChallengeName: 'MFA_SETUP', ChallengeParameters: { MFAS_CAN_SETUP: '["SOFTWARE_TOKEN_MFA"]' } });
+      const setup = await cognito('AssociateSoftwareToken', { Session: done.body.Session });
+      const code = new TOTP({ secret: Secret.fromBase32(setup.body.SecretCode), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
+      const verified = await cognito('VerifySoftwareToken', { Session: setup.body.Session, UserCode: code });
+      const signedIn = await cognito('RespondToAuthChallenge', {
+        ClientId: CLIENT,
+        ChallengeName: 'MFA_SETUP',
+        Session: verified.body.Session,
+        ChallengeResponses: { USERNAME: 'first.admin@deploy.test' },
+      });
+      expect(signedIn.status).toBe(200);
+      expect(decodeJwt(signedIn.body.AuthenticationResult.IdToken)['cognito:groups']).toEqual(['site-admins']);
+      const orgs = await (await s.api('/organisations', { token: signedIn.body.AuthenticationResult.IdToken })).json();
       expect(JSON.stringify(orgs)).toContain('Riverside Council');
       // the temporary password is spent
       const again = await cognito('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', ClientId: CLIENT, AuthParameters: { USERNAME: 'first.admin@deploy.test', PASSWORD: made.temporaryPassword } });

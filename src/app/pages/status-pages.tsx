@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Button, Group } from '@mantine/core';
-import { IconBuildingCommunity, IconLock, IconMapOff, IconMoodSad } from '@tabler/icons-react';
+import { IconBuildingCommunity, IconLock, IconMapOff, IconMoodSad, IconShieldLock } from '@tabler/icons-react';
 import { Link, isRouteErrorResponse, useRouteError } from 'react-router-dom';
 import { METER_READER_MESSAGE } from '../../domain/messages';
 import { StatusScreen } from './status-screen';
@@ -72,6 +72,36 @@ export function MeterReaderPage() {
       }
     >
       {METER_READER_MESSAGE}
+    </StatusScreen>
+  );
+}
+
+/**
+ * A manager of an organisation that requires two-factor authentication, without it (a session from
+ * before the owner required it): the server refuses the organisation's data (403 MFA_REQUIRED)
+ * until it is on, so the page says why and where to set it up.
+ */
+export function MfaRequiredPage({ orgName, onRetry, onSignOut }: { orgName: string; onRetry: () => void; onSignOut: () => void }) {
+  return (
+    <StatusScreen
+      icon={<IconShieldLock size={34} />}
+      title="Two-factor authentication required"
+      color="orange"
+      actions={
+        <Group>
+          <Button component={Link} to="/settings/account">
+            Set up two-factor authentication
+          </Button>
+          <Button variant="default" onClick={onRetry}>
+            Try again
+          </Button>
+          <Button variant="default" onClick={onSignOut}>
+            Log out
+          </Button>
+        </Group>
+      }
+    >
+      {orgName} requires its owners and admins to use two-factor authentication. Set it up in your account settings (Two-factor authentication), then open the organisation again.
     </StatusScreen>
   );
 }

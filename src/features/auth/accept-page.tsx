@@ -6,10 +6,12 @@ import { Link, useSearchParams } from 'react-router-dom';
 import type { AuthRef } from './auth-ref';
 import { FormCard } from './form-card';
 import { NewPasswordFields } from './new-password-form';
+import { TotpSetupForm } from './totp-setup-form';
 
 /**
  * /accept?email=&code= : an invited user sets a password (answering the identity service's
- * new-password challenge with the temporary code) and lands in the organisation.
+ * new-password challenge with the temporary code) and lands in the organisation. An invitation to
+ * manage an organisation that requires two-factor authentication sets the authenticator up here next.
  */
 export function AcceptPage({ auth }: { auth: AuthRef }) {
   const [params] = useSearchParams();
@@ -30,6 +32,19 @@ export function AcceptPage({ auth }: { auth: AuthRef }) {
           Go to login
         </Anchor>
       </FormCard>
+    );
+  }
+  const setup = snapshot.context.totpSetup;
+  if (setup && (snapshot.matches({ unauthenticated: 'totpSetup' }) || snapshot.matches({ unauthenticated: 'confirmingTotpSetup' }))) {
+    return (
+      <TotpSetupForm
+        secret={setup.secret}
+        uri={setup.uri}
+        busy={snapshot.matches({ unauthenticated: 'confirmingTotpSetup' })}
+        error={snapshot.context.error}
+        onSubmit={(totp) => auth.send({ type: 'SUBMIT_TOTP', code: totp })}
+        onCancel={() => auth.send({ type: 'SHOW_LOGIN' })}
+      />
     );
   }
   const submit = (e: FormEvent) => {

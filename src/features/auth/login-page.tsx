@@ -6,9 +6,10 @@ import type { AuthRef } from './auth-ref';
 import { LoginForm } from './login-form';
 import { NewPasswordForm } from './new-password-form';
 import { TotpCodeForm } from './totp-code-form';
+import { TotpSetupForm } from './totp-setup-form';
 
 /**
- * /login (monitoring-client 2.2): the LOGIN, NEW_PASSWORD, TOTP and LOADING modes of the auth machine.
+ * /login (monitoring-client 2.2): the LOGIN, NEW_PASSWORD, TOTP, TOTP_SETUP and LOADING modes of the auth machine.
  * With ?email=&code= in the address (an invitation link) it logs in at once.
  */
 export function LoginPage({ auth }: { auth: AuthRef }) {
@@ -46,6 +47,19 @@ export function LoginPage({ auth }: { auth: AuthRef }) {
   if (mode === 'TOTP' || snapshot.matches({ unauthenticated: 'confirmingTotp' })) {
     return (
       <TotpCodeForm
+        busy={mode === 'LOADING'}
+        error={snapshot.context.error}
+        onSubmit={(code) => auth.send({ type: 'SUBMIT_TOTP', code })}
+        onCancel={() => auth.send({ type: 'SHOW_LOGIN' })}
+      />
+    );
+  }
+  const setup = snapshot.context.totpSetup;
+  if (setup && (mode === 'TOTP_SETUP' || snapshot.matches({ unauthenticated: 'confirmingTotpSetup' }))) {
+    return (
+      <TotpSetupForm
+        secret={setup.secret}
+        uri={setup.uri}
         busy={mode === 'LOADING'}
         error={snapshot.context.error}
         onSubmit={(code) => auth.send({ type: 'SUBMIT_TOTP', code })}

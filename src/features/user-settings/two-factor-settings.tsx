@@ -7,13 +7,12 @@ import QRCode from 'qrcode';
 import { messageForError } from '../../domain/messages';
 import { USER_SETTINGS_MESSAGES } from '../../domain/user-settings';
 import { reauthenticate } from './reauthenticate';
+import { groupSecret } from '../../domain/totp-key';
 
 const ISSUER = 'Tidewatch';
 
 type Setup = { secret: string; qr: string };
 
-/** The grouped secret people type into an app that cannot scan: ABCD EFGH ... */
-export const groupSecret = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
 
 /**
  * Two-factor authentication (TOTP) in Account settings: set up with a QR code or the secret as

@@ -8,6 +8,7 @@ import { ORG_SETTINGS_MESSAGES } from '../../../domain/org-settings';
 import { checkOrganisationName } from '../../../domain/sign-up-rules';
 import { api } from '../../../shared/api';
 import type { SettingsSectionProps } from '../section-types';
+import { ManagerMfaSetting } from './manager-mfa';
 
 type Unit = Organisation['measurementUnit'];
 const UNITS: { value: Unit; label: string }[] = [
@@ -117,6 +118,7 @@ export default function DetailsSection({ org, isManager, refreshOrganisations }:
           )}
         </Group>
       </Stack>
+      <ManagerMfaSetting org={org} refreshOrganisations={refreshOrganisations} />
     </form>
   );
 }
