@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { CurrentUser } from '../src/contract/user.schema';
+import { isSignInCode } from '../src/domain/totp-key';
 import { LOGIN_MESSAGES, MFA_MESSAGES, RESET_MESSAGES, loginErrorMessage, mfaCodeError, resetCodeErrorMessage, resetConfirmErrorMessage } from '../src/domain/messages';
 
 /**
@@ -98,6 +99,8 @@ export const authMachine = setup({
     needsTotp: ({ event }) => (event as unknown as { output: SignInResult }).output === 'TOTP_REQUIRED',
     needsTotpSetup: ({ event }) => totpSetupOf(outputOf(event)) !== null,
     totpCodeMalformed: ({ event }) => event.type === 'SUBMIT_TOTP' && !/^\d{6}$/.test(event.code.replace(/\s/g, '')),
+    // the sign-in's code step: the app's code, or a recovery code when the authenticator is lost
+    signInCodeMalformed: ({ event }) => event.type === 'SUBMIT_TOTP' && !isSignInCode(event.code),
     totpBackToLogin: ({ event }) => mfaCodeError((event as unknown as { error: unknown }).error).backToLogin,
     userNotFoundFirstTime: ({ context, event }) => errorCode((event as unknown as { error: unknown }).error) === 'USER_NOT_FOUND' && !context.createdSelf,
     credentialsMissing: ({ event }) => event.type === 'LOGIN' && (!event.email.trim() || !event.password),
@@ -230,7 +233,7 @@ export const authMachine = setup({
         totpCode: {
           on: {
             SUBMIT_TOTP: [
-              { guard: 'totpCodeMalformed', actions: assign({ error: MFA_MESSAGES.codeFormat }) },
+              { guard: 'signInCodeMalformed', actions: assign({ error: MFA_MESSAGES.signInCodeFormat }) },
               { target: 'confirmingTotp', actions: 'clearMessages' },
             ],
             SHOW_LOGIN: { target: 'login', actions: 'clearMessages' },

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../src/contract/error.schema';
-import { reauthenticateRequestSchema, createSelfRequestSchema, currentUserQuerySchema, claimSensorResponseSchema, signupResponseSchema, updateUserRequestSchema, userLookupQuerySchema, userLookupResponseSchema } from '../../src/contract/account.schema';
+import { reauthenticateRequestSchema, recoveryCodeCountSchema, recoveryCodesSchema, createSelfRequestSchema, currentUserQuerySchema, claimSensorResponseSchema, signupResponseSchema, updateUserRequestSchema, userLookupQuerySchema, userLookupResponseSchema } from '../../src/contract/account.schema';
 import { claimSensorRequestSchema, currentUserSchema, signupRequestSchema } from '../../src/contract/user.schema';
 import { organisationListSchema, organisationSchema, organisationSecurityUpdateSchema } from '../../src/contract/organisation.schema';
 import { memberDeleteResponseSchema, memberDeleteSchema, memberListSchema, unfinishedRouteTasksSchema, memberPatchSchema, memberQuerySchema, organisationUpdateSchema } from '../../src/contract/member.schema';
@@ -53,6 +53,8 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /client-errors': { summary: 'Report a client error', tag: 'Service', body: clientErrorReportSchema, status: 202, unsigned: true },
   'POST /create-self': { summary: 'Create the signed-in user’s profile after sign-up', tag: 'Users', body: createSelfRequestSchema, response: currentUserSchema },
   'POST /reauthenticate': { summary: 'Confirm the current password again (before turning MFA off or changing the email)', tag: 'Users', body: reauthenticateRequestSchema, status: 204, access: 'The user themself' },
+  'GET /mfa/recovery-codes': { summary: 'How many unused recovery codes (for a lost authenticator) the signed-in user has', tag: 'Users', response: recoveryCodeCountSchema, access: 'The user themself' },
+  'POST /mfa/recovery-codes': { summary: 'New recovery codes, shown this once (the old stop working); needs MFA on and POST /reauthenticate within 5 minutes', tag: 'Users', response: recoveryCodesSchema, access: 'The user themself' },
   'GET /users/current-v2': { summary: 'The signed-in user', tag: 'Users', query: currentUserQuerySchema, response: currentUserSchema },
   'PATCH /users/:memberId': { summary: 'Update the signed-in user (name and mobile, or display settings)', tag: 'Users', query: memberQuerySchema, body: updateUserRequestSchema, response: currentUserSchema, access: 'The user themself' },
   'GET /users': { summary: 'Whether an account has an email address (invite form)', tag: 'Users', query: userLookupQuerySchema, response: userLookupResponseSchema, access: 'Managers of any organisation' },

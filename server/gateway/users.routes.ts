@@ -2,9 +2,9 @@ import { Hono, type Context } from 'hono';
 import type { AppContext } from '../context';
 import { clientAddress, publicOrigin } from '../http/origin';
 import { MANAGERS, type GatewayEnv } from '../http/auth';
-import { HttpError, badRequest, forbidden, notFound } from '../http/errors';
+import { HttpError, badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { claimSensorRequestSchema, signupRequestSchema } from '../../src/contract/user.schema';
-import { reauthenticateRequestSchema } from '../../src/contract/account.schema';
+import { reauthenticateRequestSchema, recoveryCodeCountSchema, recoveryCodesSchema } from '../../src/contract/account.schema';
 import { memberQuerySchema } from '../../src/contract/member.schema';
 import { createSelfRequestSchema, currentUserQuerySchema, updateUserRequestSchema, userLookupQuerySchema, userLookupResponseSchema } from '../../src/contract/account.schema';
 import { checkEmail, checkName, normaliseEmail } from '../../src/domain/sign-up-rules';
@@ -14,7 +14,9 @@ import { checkClaim, signUpWithSensor } from '../identity/sign-up';
 import { fixedWindowLimiter } from '../identity/rate-limit';
 import { normaliseMobile, toCurrentUser } from '../identity/profile';
 import { uuidParam } from '../http/input-guard';
-import { reauthenticate } from '../identity/reauth';
+import { reauthenticate, requireRecentReauthentication } from '../identity/reauth';
+import { remainingRecoveryCodes, replaceRecoveryCodes } from '../identity/recovery-codes';
+import { queueSecurityNotice } from '../identity/mail';
 import { asClient, HashQueueFull } from '../identity/hash-queue';
 import { CognitoError } from '../identity/cognito-errors';
 
@@ -76,6 +78,27 @@ export function userRoutes(ctx: AppContext) {
       throw err;
     }
     return c.body(null, 204);
+  });
+
+  // recovery codes for a lost authenticator (identity/recovery-codes.ts): how many are left, and
+  // new ones (MFA on, and the password proved again on this sign-in within 5 minutes)
+  r.get('/mfa/recovery-codes', async (c) => c.json(recoveryCodeCountSchema.parse({ remaining: await remainingRecoveryCodes(ctx.db, c.get('caller').id) })));
+  r.post('/mfa/recovery-codes', async (c) => {
+    const user = await callerRow(ctx, c);
+    if (!user.totp_enabled) throw conflict('MFA_NOT_ON', 'Turn on two-factor authentication first: recovery codes stand in for its codes.');
+    try {
+      await requireRecentReauthentication(ctx.db, user.id, c.get('caller').signInId, ctx.now());
+    } catch (err) {
+      if (err instanceof CognitoError) throw new HttpError(403, 'REAUTHENTICATION_REQUIRED', 'Confirm your current password first.');
+      throw err;
+    }
+    const now = ctx.now();
+    const codes = await ctx.db.tx(async (q) => {
+      const made = await replaceRecoveryCodes(q, user.id, now);
+      await queueSecurityNotice(q, user.email, { origin: publicOrigin(ctx, c.req.url), now }, 'recovery-codes-made');
+      return made;
+    });
+    return c.json(recoveryCodesSchema.parse({ codes }));
   });
 
   r.get('/users/current-v2', async (c) => {

@@ -69,7 +69,7 @@ export function addedToOrgEmail(origin: string, p: { orgName: string; orgSlug: s
 }
 
 /** What a security notice is about (ASVS V6.3.7): a change to the account its owner should hear of. */
-export type SecurityEvent = 'password-changed' | 'password-reset' | 'email-changed' | 'email-moved-away' | 'mfa-on' | 'mfa-off' | 'signed-in-after-lockout';
+export type SecurityEvent = 'password-changed' | 'password-reset' | 'email-changed' | 'email-moved-away' | 'mfa-on' | 'mfa-off' | 'signed-in-after-lockout' | 'recovery-code-used' | 'recovery-codes-made';
 
 const NOTICE: Record<SecurityEvent, { subject: string; what: (p: { maskedNewEmail?: string }) => string }> = {
   'password-changed': { subject: 'Your password was changed', what: () => 'The password of your account was changed.' },
@@ -78,6 +78,8 @@ const NOTICE: Record<SecurityEvent, { subject: string; what: (p: { maskedNewEmai
   'email-moved-away': { subject: 'Your sign-in email was changed', what: (p) => `The sign-in email of your account was changed to ${p.maskedNewEmail ?? 'another address'}. This address no longer signs in.` },
   'mfa-on': { subject: 'Two-factor authentication was turned on', what: () => 'Two-factor authentication was turned on for your account: signing in now also asks for a code from your authenticator app.' },
   'mfa-off': { subject: 'Two-factor authentication was turned off', what: () => 'Two-factor authentication was turned off for your account: signing in asks for the password only.' },
+  'recovery-code-used': { subject: 'A recovery code was used to sign in', what: () => 'Your account was signed in to with one of its recovery codes instead of a code from your authenticator app. That recovery code no longer works.' },
+  'recovery-codes-made': { subject: 'New recovery codes were made', what: () => 'New recovery codes were made for your account; the earlier ones no longer work.' },
   'signed-in-after-lockout': { subject: 'New sign-in after failed attempts', what: () => 'Your account was signed in to after it had been locked by failed sign-in attempts.' },
 };
 

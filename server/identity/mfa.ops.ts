@@ -4,6 +4,7 @@ import { findUserById, type UserRow } from './identity-users';
 import { readChallengeSession, signChallengeSession } from './challenge-session';
 import { MFA_SETUP, MFA_SETUP_VERIFIED } from './sign-in.ops';
 import { mfaRequiredFor } from '../http/mfa-rule';
+import { deleteRecoveryCodes } from './recovery-codes';
 import { userFromAccessToken, type OpContext, type Operation } from './op-context';
 import { requireRecentReauthentication } from './reauth';
 import { codeStep, newTotpSecret, openSecret, sealSecret, spendStep } from './totp';
@@ -94,6 +95,7 @@ export const setUserMFAPreference: Operation = async (op, body) => {
     await requireRecentReauthentication(op.app.db, user.id, user.signInId, op.now);
     await op.app.db.tx(async (q) => {
       await q.query('UPDATE users SET totp_enabled = false WHERE id = $1', [user.id]);
+      await deleteRecoveryCodes(q, user.id);
       await queueSecurityNotice(q, user.email, op, 'mfa-off');
     });
   }

@@ -13,6 +13,7 @@ import { requireClient, userFromAccessToken, type OpContext, type Operation } fr
 import { checkName } from '../../src/domain/sign-up-rules';
 import { codeStep, openSecret, spendStep } from './totp';
 import { mfaRequiredFor } from '../http/mfa-rule';
+import { looksLikeRecoveryCode, spendRecoveryCode } from './recovery-codes';
 
 const NEW_PASSWORD_REQUIRED = 'NEW_PASSWORD_REQUIRED';
 const SOFTWARE_TOKEN_MFA = 'SOFTWARE_TOKEN_MFA';
@@ -132,8 +133,9 @@ async function noticeAfterLockout(op: OpContext, user: UserRow) {
 
 /**
  * SOFTWARE_TOKEN_MFA: the code from the user's authenticator app, within the 3-minute session the
- * password opened. Wrong codes count in the sign-in lockout like wrong passwords; a code (its time
- * step) is accepted once.
+ * password opened, or one of the user's recovery codes (a lost authenticator; each works once and
+ * its use is told to the account's address). Wrong codes count in the sign-in lockout like wrong
+ * passwords; a code (its time step) is accepted once.
  */
 async function softwareTokenChallenge(op: OpContext, session: string, responses: Record<string, string>) {
   const userId = await readChallengeSession(op.app.key, op.tokens.issuer, session, SOFTWARE_TOKEN_MFA, op.now);
@@ -144,6 +146,20 @@ async function softwareTokenChallenge(op: OpContext, session: string, responses:
   if (isLocked(named, op.now)) throw errors.lockedOut();
   const code = responses.SOFTWARE_TOKEN_MFA_CODE?.trim();
   if (!code) throw errors.invalidParameter('Missing required parameter SOFTWARE_TOKEN_MFA_CODE');
+  if (looksLikeRecoveryCode(code)) {
+    const spent = await db.tx(async (q) => {
+      if (!(await spendRecoveryCode(q, named.id, code, op.now))) return false;
+      await queueSecurityNotice(q, named.email, op, 'recovery-code-used');
+      return true;
+    });
+    if (!spent) {
+      await recordFailure(db, named.id, op.now);
+      throw errors.mfaCodeMismatch();
+    }
+    await recordSuccess(db, named.id);
+    await noticeAfterLockout(op, named);
+    return authenticated(op, named);
+  }
   const step = codeStep(await openSecret({ db, config: op.app.config }, named.totp_secret!), code, op.now);
   if (step === null || !(await spendStep(db, named.id, step))) {
     await recordFailure(db, named.id, op.now);

@@ -46,5 +46,10 @@ export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;
 export const userLookupQuerySchema = z.object({ email: safeText.min(1).max(320) });
 export const userLookupResponseSchema = z.object({ found: z.boolean(), name: z.string().optional() });
 
+/** GET /mfa/recovery-codes: how many unused recovery codes the signed-in user has. */
+export const recoveryCodeCountSchema = z.object({ remaining: z.number().int().min(0) });
+/** POST /mfa/recovery-codes: new codes (the old stop working), shown this once. */
+export const recoveryCodesSchema = z.object({ codes: z.array(z.string()) });
+
 /** POST /reauthenticate body: the signed-in user's current password, before turning MFA off or changing the email. */
 export const reauthenticateRequestSchema = z.object({ password: z.string().min(1).max(256) }).strict();

@@ -20,6 +20,8 @@ export const LOGIN_MESSAGES = {
 /** The sign-in's second step: the code of the user's authenticator app (TOTP MFA). */
 export const MFA_MESSAGES = {
   codeFormat: 'Enter the 6-digit code from your authenticator app.',
+  /** The sign-in's code step also takes a recovery code (a lost authenticator). */
+  signInCodeFormat: 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.',
   codeWrong: 'That code is not right. Enter the code your authenticator app shows now.',
   sessionExpired: 'The sign-in took too long. Please log in again.',
   tooManyAttempts: 'Too many attempts, please try again later',

@@ -37,6 +37,8 @@ const SPEC = {
   resetFailed: 'Change password failed. Please check your internet connection and try again.',
   // the code step of a sign-in with TOTP MFA (the product's own words: the specs predate MFA)
   totpFormat: 'Enter the 6-digit code from your authenticator app.',
+  // a lost authenticator: the code step also takes a recovery code (16 letters and digits)
+  signInCodeFormat: 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.',
   totpWrong: 'That code is not right. Enter the code your authenticator app shows now.',
   totpExpired: 'The sign-in took too long. Please log in again.',
   totpTooMany: 'Too many attempts, please try again later',
@@ -113,6 +115,8 @@ export const userEvents: AuthModelEvent[] = [
   // the app's code, as people type it (with a space in the middle), and one digit short
   { type: 'SUBMIT_TOTP', code: '123 456' },
   { type: 'SUBMIT_TOTP', code: '12345' },
+  // a recovery code as copied from paper, for a lost authenticator
+  { type: 'SUBMIT_TOTP', code: 'WDT7-PSSG-QAZ3-5VTE' },
   { type: 'FORGOT_PASSWORD' },
   { type: 'SHOW_LOGIN' },
   { type: 'SHOW_SIGNUP' },
@@ -136,8 +140,10 @@ export interface AuthModelContext {
   notice: string | null;
   /** The profile was created once in this sign-in; a second USER_NOT_FOUND is a failure. */
   createdSelf: boolean;
+  /** The code last sent at the code step (spaces dropped). */
+  code: string;
 }
-const signedOut: AuthModelContext = { email: '', user: null, error: null, notice: null, createdSelf: false };
+const signedOut: AuthModelContext = { email: '', user: null, error: null, notice: null, createdSelf: false, code: '' };
 const normalised = (email: string) => email.trim().toLowerCase();
 
 export const authModel = setup({
@@ -150,13 +156,17 @@ export const authModel = setup({
     mismatch: ({ event }) => 'confirmation' in event && event.password !== event.confirmation,
     codeNotNumeric: ({ event }) => event.type === 'CONFIRM_RESET' && !/^\d+$/.test(event.code.trim()),
     // an authenticator code is six digits (spaces ignored)
-    totpNotSixDigits: ({ event }) => event.type === 'SUBMIT_TOTP' && event.code.replace(/ /g, '').length !== 6,
+    totpNotSixDigits: ({ event }) => event.type === 'SUBMIT_TOTP' && !/^[0-9]{6}$/.test(event.code.replace(/ /g, '')),
+    // at sign-in, a recovery code too: 16 letters and digits, hyphens and case not counted
+    notASignInCode: ({ event }) =>
+      event.type === 'SUBMIT_TOTP' && !/^[0-9]{6}$/.test(event.code.replace(/ /g, '')) && !/^[a-z0-9]{16}$/i.test(event.code.replace(/[ -]/g, '')),
     profileAlreadyCreated: ({ context }) => context.createdSelf,
   },
   actions: {
     /** Shows a message in place of whatever the form said before. */
     say: assign((_, params: { error: string }) => ({ error: params.error, notice: null })),
     quiet: assign({ error: null, notice: null }),
+    sendCode: assign(({ event }) => ({ error: null, notice: null, code: event.type === 'SUBMIT_TOTP' ? event.code.replace(/ /g, '') : '' })),
     startSignIn: assign(({ event }) => ({ email: normalised((event as { email: string }).email), error: null, notice: null, createdSelf: false })),
     passwordChanged: assign({ error: null, notice: SPEC.passwordChanged }),
     // a failed current-user lookup shows its message and the session is cleared
@@ -243,11 +253,13 @@ export const authModel = setup({
         },
         totpCode: {
           on: {
-            SUBMIT_TOTP: [{ guard: 'totpNotSixDigits', actions: { type: 'say', params: { error: SPEC.totpFormat } } }, { target: 'confirmingTotp', actions: 'quiet' }],
+            SUBMIT_TOTP: [{ guard: 'notASignInCode', actions: { type: 'say', params: { error: SPEC.signInCodeFormat } } }, { target: 'confirmingTotp', actions: 'sendCode' }],
             SHOW_LOGIN: { target: 'login', actions: 'quiet' },
           },
         },
         confirmingTotp: {
+          // the code belongs to this call only
+          exit: assign({ code: '' }),
           on: {
             TOTP_ACCEPTED: '#authModel.loadingUser',
             // a wrong code (or no network) leaves the user at the code to try again
@@ -261,11 +273,13 @@ export const authModel = setup({
         // the authenticator's key is shown; its first code turns MFA on and finishes the sign-in
         totpSetup: {
           on: {
-            SUBMIT_TOTP: [{ guard: 'totpNotSixDigits', actions: { type: 'say', params: { error: SPEC.totpFormat } } }, { target: 'confirmingTotpSetup', actions: 'quiet' }],
+            SUBMIT_TOTP: [{ guard: 'totpNotSixDigits', actions: { type: 'say', params: { error: SPEC.totpFormat } } }, { target: 'confirmingTotpSetup', actions: 'sendCode' }],
             SHOW_LOGIN: { target: 'login', actions: 'quiet' },
           },
         },
         confirmingTotpSetup: {
+          // the code belongs to this call only
+          exit: assign({ code: '' }),
           on: {
             TOTP_SETUP_ACCEPTED: '#authModel.loadingUser',
             TOTP_SETUP_WRONG: { target: 'totpSetup', actions: { type: 'say', params: { error: SPEC.totpWrong } } },

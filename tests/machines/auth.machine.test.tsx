@@ -119,8 +119,8 @@ async function perform(view: View, event: AuthModelEvent) {
 function expectedCall(m: AuthModelSnapshot): [string, unknown] | null {
   const { email } = m.context;
   if (m.matches({ unauthenticated: 'signingIn' })) return ['signIn', { email, password: 'Demo-pass-2026!' }];
-  if (m.matches({ unauthenticated: 'confirmingTotp' })) return ['confirmTotp', { code: '123456' }];
-  if (m.matches({ unauthenticated: 'confirmingTotpSetup' })) return ['confirmTotpSetup', { code: '123456' }];
+  if (m.matches({ unauthenticated: 'confirmingTotp' })) return ['confirmTotp', { code: m.context.code }];
+  if (m.matches({ unauthenticated: 'confirmingTotpSetup' })) return ['confirmTotpSetup', { code: m.context.code }];
   if (m.matches({ unauthenticated: 'settingPassword' })) return ['completeNewPassword', { password: 'N3w-pass!word' }];
   if (m.matches({ unauthenticated: { reset: 'sendingCode' } })) return ['requestReset', { email }];
   if (m.matches({ unauthenticated: { reset: 'confirming' } })) return ['confirmReset', { email, code: '123456', password: 'N3w-pass!word' }];

@@ -10,7 +10,11 @@ export function TotpCodeForm({ busy, error, onSubmit, onCancel }: { busy: boolea
     onSubmit(code);
   };
   return (
-    <FormCard title="Enter your authentication code" subtitle="Open your authenticator app and enter the 6-digit code it shows for Tidewatch." error={error}>
+    <FormCard
+      title="Enter your authentication code"
+      subtitle="Open your authenticator app and enter the 6-digit code it shows for Tidewatch. Lost your authenticator? Enter one of your recovery codes instead."
+      error={error}
+    >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <TextInput
@@ -18,7 +22,7 @@ export function TotpCodeForm({ busy, error, onSubmit, onCancel }: { busy: boolea
             inputMode="numeric"
             autoComplete="one-time-code"
             placeholder="123456"
-            maxLength={8}
+            maxLength={24}
             value={code}
             onChange={(e) => setCode(e.currentTarget.value)}
             disabled={busy}

@@ -7,6 +7,7 @@ import QRCode from 'qrcode';
 import { messageForError } from '../../domain/messages';
 import { USER_SETTINGS_MESSAGES } from '../../domain/user-settings';
 import { reauthenticate } from './reauthenticate';
+import { RecoveryCodes } from './recovery-codes';
 import { groupSecret } from '../../domain/totp-key';
 
 const ISSUER = 'Tidewatch';
@@ -103,6 +104,7 @@ export function TwoFactorSettings({ email }: { email: string }) {
           <Alert color="teal" icon={<IconShieldCheck size={18} />}>
             {USER_SETTINGS_MESSAGES.mfaOn}
           </Alert>
+          <RecoveryCodes />
           {turningOff ? (
             <form
               noValidate
