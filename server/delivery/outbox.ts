@@ -26,6 +26,18 @@ export async function enqueue(q: Queryable, channel: Channel, recipient: string,
   return id;
 }
 
+/**
+ * enqueue when `write` is true; when false the same statement runs and writes nothing (a caller
+ * whose known and unknown cases must cost the same: ForgotPassword).
+ */
+export async function enqueueIf(q: Queryable, write: boolean, channel: Channel, recipient: string, payload: object, at = Date.now()): Promise<void> {
+  await q.query(
+    `INSERT INTO outbox (id, channel, recipient, payload, next_attempt_at, created_at)
+     SELECT $1::uuid, $2::text, $3::text, $4::jsonb, $5::bigint, $5::bigint WHERE $6::boolean`,
+    [randomUUID(), channel, recipient, JSON.stringify(payload), at, write],
+  );
+}
+
 /** A delivery to write into the outbox. */
 export interface OutboxRow {
   channel: Channel;

@@ -15,25 +15,31 @@ export const MAX_CODES_PER_HOUR = 5;
 
 const hashCode = (id: string, code: string) => createHash('sha256').update(`${id}:${code.trim()}`).digest();
 
-/** Creates a code and returns it, or null when the user was sent too many in the last hour. */
-export async function issueCode(q: Queryable, userId: string, purpose: CodePurpose, now: number): Promise<string | null> {
+/**
+ * Creates a code and returns it, or null when the user was sent too many in the last hour, or when
+ * `exists` is false: an unknown account (ForgotPassword), for which `userId` is an id no user has.
+ * Every call runs the same statements and makes and hashes a code, whether a code is stored or
+ * not (their parameters say so), so an unknown account costs what a known one does.
+ */
+export async function issueCode(q: Queryable, userId: string, purpose: CodePurpose, now: number, exists = true): Promise<string | null> {
   const recent = await one<{ n: number }>(
     q,
     'SELECT count(*)::int AS n FROM identity_codes WHERE user_id = $1 AND purpose = $2 AND created_at > $3',
     [userId, purpose, now - 3_600_000],
   );
-  if ((recent?.n ?? 0) >= MAX_CODES_PER_HOUR) return null;
+  const make = exists && (recent?.n ?? 0) < MAX_CODES_PER_HOUR;
   // spent and expired codes are kept a week (for the hourly count and audits), then dropped
-  await q.query('DELETE FROM identity_codes WHERE user_id = $1 AND created_at < $2', [userId, now - 7 * 86_400_000]);
+  await q.query('DELETE FROM identity_codes WHERE user_id = $1 AND created_at < $2 AND $3::boolean', [userId, now - 7 * 86_400_000, make]);
   // the older codes are spent, and marked replaced: their links say so rather than that they are wrong
-  await q.query('UPDATE identity_codes SET used_at = $3, superseded_at = $3 WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL', [userId, purpose, now]);
+  await q.query('UPDATE identity_codes SET used_at = $3, superseded_at = $3 WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL AND $4::boolean', [userId, purpose, now, make]);
   const id = randomUUID();
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await q.query(
-    'INSERT INTO identity_codes (id, user_id, purpose, code_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
-    [id, userId, purpose, hashCode(id, code).toString('hex'), now + CODE_TTL_MS[purpose], now],
+    `INSERT INTO identity_codes (id, user_id, purpose, code_hash, expires_at, created_at)
+     SELECT $1::uuid, $2::uuid, $3::text, $4::text, $5::bigint, $6::bigint WHERE $7::boolean`,
+    [id, userId, purpose, hashCode(id, code).toString('hex'), now + CODE_TTL_MS[purpose], now, make],
   );
-  return code;
+  return make ? code : null;
 }
 
 /** Spends every unused code of the user for `purpose` (a withdrawn email change: its link must prove nothing). */

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db';
-import { enqueueEmail, type EmailPayload } from '../delivery/outbox';
+import { enqueueEmail, enqueueIf, type EmailPayload } from '../delivery/outbox';
 import { securityNoticeEmail, type SecurityEvent } from './emails';
 
 /**
@@ -10,6 +10,16 @@ import { securityNoticeEmail, type SecurityEvent } from './emails';
 export async function queueEmail(q: Queryable, to: string, email: EmailPayload): Promise<string> {
   try {
     return await enqueueEmail(q, to, email);
+  } catch (err) {
+    const e = err as { message?: string; code?: string };
+    throw Object.assign(new Error(`Could not queue the ${email.kind} email: ${e.message ?? 'database error'}`), { sqlState: e.code });
+  }
+}
+
+/** queueEmail when `send`; when not, the same statement writes nothing (equal work for known and unknown accounts). */
+export async function queueEmailIf(q: Queryable, send: boolean, to: string, email: EmailPayload): Promise<void> {
+  try {
+    await enqueueIf(q, send, 'email', to.toLowerCase(), email);
   } catch (err) {
     const e = err as { message?: string; code?: string };
     throw Object.assign(new Error(`Could not queue the ${email.kind} email: ${e.message ?? 'database error'}`), { sqlState: e.code });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { passwordPolicyViolation } from '../../src/domain/password-policy';
-import { queueEmail, queueSecurityNotice } from './mail';
+import { queueEmailIf, queueSecurityNotice } from './mail';
 import { errors } from './cognito-errors';
 import { changePasswordSchema, confirmForgotPasswordSchema, forgotPasswordSchema } from './cognito.schema';
 import { consumeCode, issueCode } from './codes';
@@ -21,21 +21,18 @@ function assertPolicy(password: string) {
  * Sends a reset code. With PREVENT_USER_EXISTENCE_ERRORS (the default) known and unknown accounts get
  * the same answer, and an unknown one (or one sent too many codes this hour) simply gets no email;
  * with it off an unknown account is told apart with UserNotFoundException, after the same work.
+ * The work is the same for both: one transaction of the same statements (an unknown account's for
+ * an id no user has, writing nothing), a code made and hashed, and the email rendered.
  */
 export const forgotPassword: Operation = async (op, body) => {
   const input = forgotPasswordSchema.parse(body);
   requireClient(op, input.ClientId);
   const user = await findUserByUsername(op.app.db, input.Username);
-  if (user) {
-    await op.app.db.tx(async (q) => {
-      const code = await issueCode(q, user.id, 'reset_password', op.now);
-      if (code) await queueEmail(q, user.email, resetEmail(code));
-    });
-  } else {
-    // a look-up of the same shape keeps the timing of the two answers alike
-    await op.app.db.query('SELECT count(*) FROM identity_codes WHERE user_id = $1 AND created_at > $2', [randomUUID(), op.now]);
-    if (!op.app.config.PREVENT_USER_EXISTENCE_ERRORS) throw errors.userNotFound();
-  }
+  await op.app.db.tx(async (q) => {
+    const code = await issueCode(q, user?.id ?? randomUUID(), 'reset_password', op.now, !!user);
+    await queueEmailIf(q, code !== null, user?.email ?? input.Username, resetEmail(code ?? '000000'));
+  });
+  if (!user && !op.app.config.PREVENT_USER_EXISTENCE_ERRORS) throw errors.userNotFound();
   return { CodeDeliveryDetails: emailDelivery(input.Username.includes('@') ? input.Username : (user?.email ?? input.Username)) };
 };
 
