@@ -39,6 +39,7 @@ export async function postWebhook(target: WebhookTarget, id: string, body: strin
   const headers = new Headers();
   // reserved names are refused at save; a row saved before that rule is left out, never sent
   for (const h of target.headers) if (!isReservedWebhookHeader(h.key)) headers.set(h.key, h.value);
+  // reserved too (refused at save): the signed body is JSON, and the sender names itself
   headers.set('content-type', 'application/json');
   headers.set('user-agent', 'Tidewatch-Webhooks/1');
   headers.set('webhook-id', id);

@@ -73,10 +73,22 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE_FORBIDDEN = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 /**
  * Headers a webhook may not set: the connection's own (Host, Transfer-Encoding, Content-Length,
- * Connection) and the Standard Webhooks headers the delivery signs with (server/delivery/webhook.ts).
- * Compared case-insensitively, as HTTP does.
+ * Connection), the Standard Webhooks headers the delivery signs with, and the two the delivery
+ * sets itself (server/delivery/webhook.ts): Content-Type, since the signed body is JSON whatever a
+ * header says, and User-Agent, by which receivers know the sender. Compared case-insensitively, as
+ * HTTP does; a refusal names the header rather than the delivery quietly replacing it.
  */
-export const RESERVED_WEBHOOK_HEADERS = ['host', 'transfer-encoding', 'content-length', 'connection', 'webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
+export const RESERVED_WEBHOOK_HEADERS = [
+  'host',
+  'transfer-encoding',
+  'content-length',
+  'connection',
+  'content-type',
+  'user-agent',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+] as const;
 export const isReservedWebhookHeader = (key: string) => (RESERVED_WEBHOOK_HEADERS as readonly string[]).includes(key.trim().toLowerCase());
 /** The refusal of a reserved header, naming it as it was typed; undefined for any other name. */
 export const reservedWebhookHeaderMessage = (key: string) =>

@@ -11,7 +11,7 @@ describe('the webhook form (organisation-and-routes 5 "Webhook")', () => {
   });
 
   it('refuses, naming it, a header the delivery sets itself, in any letter case, as the server does (issue 35)', () => {
-    for (const key of ['Host', 'transfer-encoding', 'Content-Length', 'CONNECTION', 'webhook-id', 'Webhook-Timestamp', 'webhook-signature', ' Host ']) {
+    for (const key of ['Host', 'transfer-encoding', 'Content-Length', 'CONNECTION', 'Content-Type', 'user-agent', 'webhook-id', 'Webhook-Timestamp', 'webhook-signature', ' Host ']) {
       const { errors, valid } = validateWebhook({ url, headers: [{ key: 'X-Api-Key', value: 'k' }, { key, value: 'v' }] }, false);
       expect(errors.headers, key).toEqual([{ key: undefined, value: undefined }, { key: `The ${key.trim()} header is set by Tidewatch when it sends the webhook and cannot be changed.`, value: undefined }]);
       expect(valid, key).toBe(false);

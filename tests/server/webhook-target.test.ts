@@ -75,7 +75,7 @@ describe.each(testDrivers)('webhooks never reach the server network by default, 
     const created = await s.api(`/organisations/${org.id}/integrations`, { method: 'POST', token, json: { type: 'webhook', url, headers: [{ key: 'X-Api-Key', value: 'k' }] } });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
-    for (const key of ['Host', 'host', 'Transfer-Encoding', 'CONTENT-LENGTH', 'Connection', 'webhook-id', 'Webhook-Signature', 'webhook-timestamp']) {
+    for (const key of ['Host', 'host', 'Transfer-Encoding', 'CONTENT-LENGTH', 'Connection', 'Content-Type', 'content-type', 'User-Agent', 'USER-AGENT', 'webhook-id', 'Webhook-Signature', 'webhook-timestamp']) {
       const headers = [{ key: 'X-Api-Key', value: 'k' }, { key, value: 'v' }];
       const expected = { code: 'INVALID_INTEGRATION', message: `The ${key} header is set by Tidewatch when it sends the webhook and cannot be changed.` };
       const post = await s.api(`/organisations/${org.id}/integrations`, { method: 'POST', token, json: { type: 'webhook', url, headers } });
@@ -158,10 +158,13 @@ describe('a webhook connects only to the address that was checked (DNS rebinding
       { key: 'Connection', value: 'keep-alive' },
       { key: 'Webhook-Id', value: 'msg_forged' },
       { key: 'content-length', value: '0' },
+      { key: 'Content-Type', value: 'text/plain' },
+      { key: 'User-Agent', value: 'curl/8' },
     ];
     await postWebhook({ url: `http://127.0.0.1:${port}/hook`, headers, secret: 'whsec_c2VjcmV0' }, 'msg_1', '{"a":1}', Date.now(), { timeoutMs: 1500 });
     await new Promise((r) => receiver.close(r));
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ 'x-api-key': 'k', host: `127.0.0.1:${port}`, connection: 'close', 'webhook-id': 'msg_1', 'content-length': '7' });
+    // the signed body's type and the sender's name are the delivery's, whatever the row says
+    expect(seen[0]).toMatchObject({ 'x-api-key': 'k', host: `127.0.0.1:${port}`, connection: 'close', 'webhook-id': 'msg_1', 'content-length': '7', 'content-type': 'application/json', 'user-agent': 'Tidewatch-Webhooks/1' });
   });
 });
