@@ -66,6 +66,26 @@ export async function observeLongTasks(page: Page): Promise<void> {
   throw new Error(`the longtask observer saw none of three long tasks at ${page.url()}: it cannot measure this browser`);
 }
 
+/**
+ * Records each drawing of the chart from now on (the plot's draw hook stamps data-drawn): when,
+ * over which x window and how many points. firstDrawn(t0, xMin) gives ms from t0 to the first
+ * drawing with points over that window: with a range drawn as its chunks land, the first data on screen.
+ */
+export async function watchDraws(page: Page): Promise<{ firstDrawn(t0: number, xMin: number): Promise<number> }> {
+  await page.evaluate(`(() => {
+    const el = document.querySelector('[data-testid=chart-plot]');
+    const log = (window.drawLog = []);
+    new MutationObserver(() => log.push({ at: Number(el.dataset.drawn), xMin: Number(el.dataset.xMin), points: Number(el.dataset.points) })).observe(el, { attributes: true, attributeFilter: ['data-drawn'] });
+  })()`);
+  return {
+    async firstDrawn(t0, xMin) {
+      const log = (await page.evaluate('window.drawLog')) as { at: number; xMin: number; points: number }[];
+      const first = log.find((d) => d.at >= t0 && d.xMin === xMin && d.points > 0);
+      return first ? first.at - t0 : NaN;
+    },
+  };
+}
+
 /** Waits until the chart is ready and drawn from xMin; returns ms from t0 to the draw and the long tasks meanwhile (the task holding t0, the click's, included). */
 export async function drawnSince(page: Page, t0: number, xMin: number): Promise<{ ms: number; points: number; long: number[] }> {
   await page.waitForFunction(

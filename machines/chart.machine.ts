@@ -117,6 +117,8 @@ export interface ChartContext {
   progress: LoadProgress | null;
   /** The drawn data and the window it covers (typed arrays straight from the worker). */
   view: ViewResult | null;
+  /** The view is what a load still running holds so far (drawn as its chunks land), not its whole range. */
+  held: boolean;
   shown: TimeRange | null;
   liveEnd: number;
   message: string | null;
@@ -183,6 +185,8 @@ export const chartMachine = setup({
     serverTime: fromPromise<number>(notProvided('serverTime')),
     load: fromPromise<LoadResult, LoadInput>(notProvided('load')),
     view: fromPromise<ViewResult, ViewInput>(notProvided('view')),
+    /** The same worker call as view, over what a running load holds so far. */
+    heldView: fromPromise<ViewResult, ViewInput>(notProvided('heldView')),
     exportCsv: fromPromise<{ filename: string; csv: string }, ExportInput>(notProvided('exportCsv')),
     liveSubscription: fromCallback<ChartEvent, { target: SeriesTarget }>(() => {
       throw new Error('chart machine: the liveSubscription actor is supplied with .provide()');
@@ -193,6 +197,8 @@ export const chartMachine = setup({
     isOtherMode: ({ context, event }) => event.type === 'SET_DATA_MODE' && event.mode !== context.dataMode && context.modes.includes(event.mode),
     isZoomed: ({ context }) => context.zoom !== null,
     hasPoints: ({ event }) => 'output' in event && (event.output as ViewResult).time.length > 0,
+    /** A progress report after a chunk landed, or with chunks held from before: there is something to draw. */
+    somethingHeld: ({ event }) => event.type === 'PROGRESS' && event.progress.chunksDone > 0,
     /** Points are drawn and the data is not being replaced: the cursor has something to step through. */
     pointsDrawn: or([stateIn('#normalReady'), stateIn('#liveReady')]),
   },
@@ -214,7 +220,8 @@ export const chartMachine = setup({
       range: ({ context }) => (context.preset === 'custom' ? context.range : presetRange(context.preset, now(context), context.timeZone)),
       zoom: null,
     }),
-    startLoad: assign({ progress: null, message: null }),
+    startLoad: assign({ progress: null, message: null, held: false }),
+    setProgress: assign({ progress: ({ event }) => (event.type === 'PROGRESS' ? event.progress : null) }),
     loadStarted: assign({ refreshNext: false }),
     setLiveEnd: assign({ liveEnd: ({ context }) => now(context) }),
   },
@@ -242,6 +249,7 @@ export const chartMachine = setup({
     clockOffset: 0,
     progress: null,
     view: null,
+    held: false,
     shown: null,
     liveEnd: 0,
     message: null,
@@ -281,10 +289,13 @@ export const chartMachine = setup({
             SET_VIEW_MODE: { guard: and(['canGoLive', ({ event }) => event.mode === 'live']), target: '#live' },
           },
           states: {
+            // A year is 25 chunks: each report after a chunk landed draws what is held so far, over the
+            // picked range (the axis fixed to it, missing chunks left as gaps), one drawing at a time;
+            // the progress indicator stays until the load's own drawing replaces it.
             loading: {
               entry: 'startLoad',
               exit: 'loadStarted',
-              on: { PROGRESS: { actions: assign({ progress: ({ event }) => event.progress }) } },
+              initial: 'fetching',
               invoke: {
                 id: 'load',
                 src: 'load',
@@ -298,6 +309,28 @@ export const chartMachine = setup({
                 onDone: 'drawing',
                 onError: { target: 'failed', actions: assign({ message: CHART_MESSAGES.loadFailed }) },
               },
+              states: {
+                fetching: {
+                  on: { PROGRESS: [{ guard: 'somethingHeld', target: 'drawingHeld', actions: 'setProgress' }, { actions: 'setProgress' }] },
+                },
+                drawingHeld: {
+                  on: { PROGRESS: { actions: 'setProgress' } },
+                  invoke: {
+                    id: 'heldView',
+                    src: 'heldView',
+                    input: ({ context }) => ({ startTime: context.range.start, endTime: context.range.end, widthPx: context.widthPx, mode: context.dataMode }),
+                    onDone: [
+                      { guard: 'hasPoints', target: 'showingHeld', actions: assign({ view: ({ event }) => event.output, shown: ({ context }) => context.range, held: true }) },
+                      { target: 'showingHeld' },
+                    ],
+                    // the load's own drawing follows: a failed early drawing only waits for the next chunk
+                    onError: 'fetching',
+                  },
+                },
+                showingHeld: {
+                  on: { PROGRESS: { target: 'drawingHeld', actions: 'setProgress' } },
+                },
+              },
             },
             drawing: {
               invoke: {
@@ -305,8 +338,8 @@ export const chartMachine = setup({
                 src: 'view',
                 input: ({ context }) => ({ startTime: visible(context).start, endTime: visible(context).end, widthPx: context.widthPx, mode: context.dataMode }),
                 onDone: [
-                  { guard: 'hasPoints', target: 'ready', actions: assign({ view: ({ event }) => event.output, shown: ({ context }) => visible(context), message: null, progress: null }) },
-                  { target: 'empty', actions: assign({ view: null, shown: ({ context }) => visible(context), message: CHART_MESSAGES.noData, progress: null }) },
+                  { guard: 'hasPoints', target: 'ready', actions: assign({ view: ({ event }) => event.output, held: false, shown: ({ context }) => visible(context), message: null, progress: null }) },
+                  { target: 'empty', actions: assign({ view: null, held: false, shown: ({ context }) => visible(context), message: CHART_MESSAGES.noData, progress: null }) },
                 ],
                 onError: { target: 'failed', actions: assign({ message: CHART_MESSAGES.viewFailed }) },
               },
@@ -320,7 +353,8 @@ export const chartMachine = setup({
               },
             },
             empty: {},
-            failed: {},
+            // what a failed load held so far is not shown as the range
+            failed: { entry: assign({ held: false }) },
           },
         },
         live: {
@@ -373,7 +407,7 @@ export const chartMachine = setup({
                     src: 'view',
                     input: ({ context }) => ({ startTime: liveWindow(context).start, endTime: liveWindow(context).end, widthPx: context.widthPx, mode: context.dataMode }),
                     onDone: [
-                      { guard: 'hasPoints', target: 'ready', actions: assign({ view: ({ event }) => event.output, shown: ({ context }) => liveWindow(context), message: null, progress: null }) },
+                      { guard: 'hasPoints', target: 'ready', actions: assign({ view: ({ event }) => event.output, held: false, shown: ({ context }) => liveWindow(context), message: null, progress: null }) },
                       { target: 'waiting', actions: assign({ view: null, shown: ({ context }) => liveWindow(context), message: CHART_MESSAGES.liveWaiting, progress: null }) },
                     ],
                     onError: { target: '#live.failed', actions: assign({ message: CHART_MESSAGES.viewFailed }) },

@@ -75,6 +75,9 @@ describe.each(testDrivers)('the data worker against the server (%s)', (driver) =
     expect(progress[0]).toEqual({ chunksDone: 0, chunksTotal: 3, points: 0 });
     // none for the last chunk: the load's answer follows at once (a report is a render on the main thread)
     expect(progress.every((p) => p.chunksDone < 3)).toBe(true);
+    // the first chunk landed is reported at once, whatever the throttle: the chart draws it (issue 34)
+    expect(progress[1]).toMatchObject({ chunksDone: 1, chunksTotal: 3 });
+    expect(progress[1].points).toBeGreaterThan(0);
     // zoom into 30 minutes without refetching
     const v = await w.view({ ...target, startTime: START + 30 * 60_000, endTime: START + 60 * 60_000, widthPx: 800, mode: 'level', offsetMm: 3000, conversion: null, unit: 'Metres' });
     expect(log.requests).toBe(3);

@@ -129,10 +129,12 @@ export class DataWorker implements Omit<DataWorkerApi, keyof FleetApi> {
     const fetchedAt = this.now();
     const todo = req.refresh ? chunks : chunks.filter((c) => !this.isSettled(e, c.startTime, c.endTime));
     const progress = { chunksDone: chunks.length - todo.length, chunksTotal: chunks.length, points: 0 };
-    // At most one report every PROGRESS_MS, always the first, and none for the last chunk (the
-    // load's answer follows at once): each one is a render on the main thread, and a year is 25
-    // chunks, five years 122.
+    // At most one report every PROGRESS_MS, always the first and the first chunk landed (the chart
+    // draws what is held as it lands: the first data on screen waits for no timer), and none for the
+    // last chunk (the load's answer follows at once): each one is a render on the main thread, and a
+    // year is 25 chunks, five years 122.
     let reportedAt = -Infinity;
+    let landed = false;
     const report = (always = false) => {
       const t = performance.now();
       if (!always && (t - reportedAt < PROGRESS_MS || progress.chunksDone === progress.chunksTotal)) return;
@@ -150,7 +152,8 @@ export class DataWorker implements Omit<DataWorkerApi, keyof FleetApi> {
           this.deps.core.merge(e.store, page.time, page.rawDistance);
         });
         progress.chunksDone++;
-        report();
+        report(!landed && progress.chunksDone < progress.chunksTotal);
+        landed = true;
       });
     } finally {
       if (e.abort === abort) e.abort = null;

@@ -7,7 +7,7 @@
  */
 export const MODEL_PATHS: Record<string, number> = {
   'auth': 212,
-  'chart': 1814,
+  'chart': 3598,
   'chart-reading': 1836,
   'claim-form (claim)': 206,
   'claim-form (add)': 206,

@@ -8,7 +8,7 @@ export const MACHINE_RULES: Record<string, string[]> = {
     'A failed token check signs the user out; signing out resets everything.',
   ],
   'chart.machine.ts': [
-    'A range is loaded in chunks by the data worker, with progress, and drawn; a failed load shows its message and can be retried.',
+    'A range is loaded in chunks by the data worker, with progress; what has landed is drawn as it lands (over the whole range, the rest a gap) and the complete range when the load ends; a failed load shows its message and can be retried.',
     'Zoom has a minimum; Live Mode shows the last hour and appends live points; a server clock offset under 5 s is ignored.',
     'Live Mode starts with the Y-axis fitted to the hour\'s data (the toggle stays); leaving it gives back normal mode\'s choice.',
     'Export is disabled for 2 s after a click; the chart is read drawn or as a table, in the organisation\'s zone or the viewer\'s own.',

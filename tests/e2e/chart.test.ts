@@ -179,6 +179,34 @@ describe('the chart on the demo sensors (issue 5; monitoring-client 2.6, 4, 5, 9
     page.off('request', count);
   });
 
+  it('a year is drawn as its chunks land: what is held over the whole year, the progress above it, then the complete year (issue 34)', async () => {
+    const end = Date.now();
+    const start = end - 365 * DAY;
+    const fresh = await context.newPage(); // a new page: an empty worker, so every chunk is fetched
+    // every drawing of the chart, stamped in the page as it happens
+    await fresh.addInitScript(`
+      window.draws = [];
+      new MutationObserver((records) => {
+        for (const r of records) {
+          const d = r.target.dataset;
+          const pane = document.querySelector('[data-testid=chart-pane]');
+          window.draws.push({ xMin: Number(d.xMin), xMax: Number(d.xMax), points: Number(d.points), held: pane?.getAttribute('data-held') === 'true', progress: !!document.querySelector('[data-testid=chart-held] [data-testid=chart-progress]') });
+        }
+      }).observe(document, { attributes: true, attributeFilter: ['data-drawn'], subtree: true });
+    `);
+    await fresh.goto(`${baseUrl}/org/riverbend-water/sensors/${YEAR_SENSOR}?start=${start}&end=${end}`);
+    await fresh.locator('[data-testid="chart-pane"][data-status="ready"]').waitFor({ timeout: 60_000 });
+    const draws = (await fresh.evaluate('window.draws')) as { xMin: number; xMax: number; points: number; held: boolean; progress: boolean }[];
+    const year = draws.filter((d) => d.xMin === start && d.xMax === end && d.points > 0);
+    const held = year.filter((d) => d.held);
+    expect(held.length, 'drawings of the year before it had all arrived').toBeGreaterThan(0);
+    expect(held.every((d) => d.progress), 'the progress stays in view above them').toBe(true);
+    const last = year.at(-1)!;
+    expect(last.held).toBe(false);
+    expect(await fresh.getByTestId('chart-held').count()).toBe(0); // gone with the complete drawing
+    await fresh.close();
+  });
+
   it('a flow sensor defaults to Flow Rate (Live disabled); Water Level switches back to Normal and refreshes', async () => {
     expect(await open(FLOW_SENSOR)).toBe('ready');
     const select = page.getByRole('combobox', { name: 'Chart data' });

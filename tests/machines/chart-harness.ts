@@ -24,6 +24,7 @@ export function startChart(input: ChartInput, opts: { liveThrows?: boolean } = {
     serverTime: null as Pending<void, number> | null,
     load: null as Pending<LoadInput, LoadResult> | null,
     view: null as Pending<ViewInput, ViewResult> | null,
+    heldView: null as Pending<ViewInput, ViewResult> | null,
     exportCsv: null as Pending<ExportInput, { filename: string; csv: string }> | null,
     live: null as { target: { orgId: string; sensorId: string }; sendBack: (e: ChartEvent) => void; active: boolean } | null,
     saved: [] as { filename: string; csv: string }[],
@@ -43,6 +44,7 @@ export function startChart(input: ChartInput, opts: { liveThrows?: boolean } = {
         h.views.push(input);
         return pending(input, (p) => (h.view = p));
       }),
+      heldView: fromPromise<ViewResult, ViewInput>(({ input }) => pending(input, (p) => (h.heldView = p))),
       exportCsv: fromPromise<{ filename: string; csv: string }, ExportInput>(({ input }) => pending(input, (p) => (h.exportCsv = p))),
       liveSubscription: fromCallback<ChartEvent, { target: { orgId: string; sensorId: string } }>(({ input, sendBack }) => {
         if (opts.liveThrows) throw new Error('MQTT is not connected');

@@ -15,7 +15,7 @@ const input: ChartInput = { target, timeZone: TZ, liveModeFeature: true, modes: 
 
 type ModelEvent =
   | ChartEvent
-  | { type: 'SERVER_TIME' | 'SERVER_TIME_FAILED' | 'LOAD_DONE' | 'LOAD_FAILED' | 'VIEW_DONE' | 'VIEW_EMPTY' | 'VIEW_FAILED' | 'EXPORT_DONE' | 'EXPORT_FAILED' | 'COOLDOWN_OVER' };
+  | { type: 'SERVER_TIME' | 'SERVER_TIME_FAILED' | 'LOAD_DONE' | 'LOAD_FAILED' | 'VIEW_DONE' | 'VIEW_EMPTY' | 'VIEW_FAILED' | 'HELD_DRAWN' | 'HELD_EMPTY' | 'HELD_FAILED' | 'EXPORT_DONE' | 'EXPORT_FAILED' | 'COOLDOWN_OVER' };
 
 /**
  * The chart as the spec describes it, written independently of the machine under test: a flow
@@ -23,18 +23,19 @@ type ModelEvent =
  * Events in capitals without a user behind them are what the worker, the gateway or time do.
  */
 const chartModel = setup({
-  types: { context: {} as { mode: DataMode; zoomed: boolean; yZoom: boolean; yZoomBeforeLive: boolean }, events: {} as ModelEvent },
+  types: { context: {} as { mode: DataMode; zoomed: boolean; yZoom: boolean; yZoomBeforeLive: boolean; heldShown: boolean; progressShown: boolean }, events: {} as ModelEvent },
   guards: {
     otherOfferedMode: ({ context, event }) => event.type === 'SET_DATA_MODE' && event.mode !== context.mode && input.modes.includes(event.mode),
     toLive: ({ context, event }) => event.type === 'SET_VIEW_MODE' && event.mode === 'live' && input.liveModeFeature && context.mode === 'level',
     toNormal: ({ event }) => event.type === 'SET_VIEW_MODE' && event.mode === 'normal',
     zoomed: ({ context }) => context.zoomed,
+    chunkLanded: ({ event }) => event.type === 'PROGRESS' && event.progress.chunksDone > 0,
   },
-  actions: { unzoom: assign({ zoomed: false }) },
+  actions: { unzoom: assign({ zoomed: false }), progressShown: assign({ progressShown: true }) },
 }).createMachine({
   id: 'model',
   type: 'parallel',
-  context: { mode: input.modes[0], zoomed: false, yZoom: false, yZoomBeforeLive: false },
+  context: { mode: input.modes[0], zoomed: false, yZoom: false, yZoomBeforeLive: false, heldShown: false, progressShown: false },
   on: { TOGGLE_Y_ZOOM: { actions: assign({ yZoom: ({ context }) => !context.yZoom }) } },
   states: {
     data: {
@@ -51,8 +52,19 @@ const chartModel = setup({
             SET_VIEW_MODE: { guard: 'toLive', target: 'live' },
           },
           states: {
-            loading: { on: { PROGRESS: {}, LOAD_DONE: 'drawing', LOAD_FAILED: 'failed' } },
-            drawing: { on: { VIEW_DONE: 'ready', VIEW_EMPTY: 'empty', VIEW_FAILED: 'failed' } },
+            // issue 34: a range is drawn as its chunks land (what is held so far, one drawing at a time)
+            loading: {
+              initial: 'fetching',
+              entry: assign({ heldShown: false, progressShown: false }),
+              on: { LOAD_DONE: 'drawing', LOAD_FAILED: 'failed' },
+              states: {
+                // a report before any chunk landed shows the progress, and nothing to draw yet
+                fetching: { on: { PROGRESS: [{ guard: 'chunkLanded', target: 'drawingHeld', actions: 'progressShown' }, { actions: 'progressShown' }] } },
+                drawingHeld: { on: { PROGRESS: {}, HELD_DRAWN: { target: 'showingHeld', actions: assign({ heldShown: true }) }, HELD_EMPTY: 'showingHeld', HELD_FAILED: 'fetching' } },
+                showingHeld: { on: { PROGRESS: 'drawingHeld' } },
+              },
+            },
+            drawing: { on: { VIEW_DONE: 'ready', VIEW_EMPTY: 'empty', VIEW_FAILED: 'failed' }, exit: assign({ heldShown: false }) },
             ready: {
               on: {
                 ZOOM: { target: 'drawing', actions: assign({ zoomed: true }) },
@@ -61,7 +73,7 @@ const chartModel = setup({
               },
             },
             empty: {},
-            failed: {},
+            failed: { entry: assign({ heldShown: false }) },
           },
         },
         live: {
@@ -78,7 +90,7 @@ const chartModel = setup({
             SET_RANGE: 'normal',
           },
           states: {
-            loading: { on: { PROGRESS: {}, LOAD_DONE: 'streaming', LOAD_FAILED: 'failed' } },
+            loading: { entry: assign({ heldShown: false }), on: { PROGRESS: {}, LOAD_DONE: 'streaming', LOAD_FAILED: 'failed' } },
             streaming: {
               initial: 'drawing',
               on: { LIVE_DATA: '.drawing', LIVE_FAILED: 'failed' },
@@ -118,7 +130,8 @@ const userEvents: ChartEvent[] = [
   { type: 'RESIZE', widthPx: 640 },
   { type: 'EXPORT', format: 'ISO8601 UTC' },
   { type: 'LIVE_DATA', lastTime: NOW + 30_000 },
-  { type: 'PROGRESS', progress: { chunksDone: 1, chunksTotal: 1, points: 4320 } },
+  { type: 'PROGRESS', progress: { chunksDone: 1, chunksTotal: 2, points: 4320 } },
+  { type: 'PROGRESS', progress: { chunksDone: 0, chunksTotal: 2, points: 0 } }, // a fetch starting: nothing held yet
 ];
 
 const model = createTestModel(chartModel, { events: userEvents as ModelEvent[] });
@@ -134,6 +147,9 @@ async function drive(h: ChartHarness, event: ModelEvent) {
     case 'VIEW_DONE': h.view!.resolve(viewOf(50)); break;
     case 'VIEW_EMPTY': h.view!.resolve(viewOf(0)); break;
     case 'VIEW_FAILED': h.view!.reject(new Error('worker crashed')); break;
+    case 'HELD_DRAWN': h.heldView!.resolve(viewOf(20)); break;
+    case 'HELD_EMPTY': h.heldView!.resolve(viewOf(0)); break;
+    case 'HELD_FAILED': h.heldView!.reject(new Error('worker crashed')); break;
     case 'EXPORT_DONE': h.exportCsv!.resolve({ filename: 'Weir_3C4D5E6F.csv', csv: 'time,flow\n' }); break;
     case 'EXPORT_FAILED': h.exportCsv!.reject(new Error('worker crashed')); break;
     case 'COOLDOWN_OVER': h.clock.increment(2_000); break;
@@ -159,6 +175,15 @@ function check(h: ChartHarness, expected: ModelSnap) {
   expect(h.live?.active ?? false, 'subscribed only while streaming').toBe(expected.matches({ data: { live: 'streaming' } }));
   if (expected.matches({ data: { normal: 'loading' } })) expect(h.load!.input).toMatchObject({ target, startTime: c.range.start, endTime: c.range.end });
   if (expected.matches({ data: { live: 'loading' } })) expect(h.load!.input).toMatchObject({ target, startTime: c.liveEnd - LIVE_WINDOW_MS, endTime: c.liveEnd });
+  if (expected.matches({ data: { normal: 'loading' } })) expect(c.progress !== null, 'progress shown').toBe(expected.context.progressShown);
+  if (expected.matches({ data: { normal: { loading: 'drawingHeld' } } })) expect(h.heldView!.input).toEqual({ startTime: c.range.start, endTime: c.range.end, widthPx: c.widthPx, mode: c.dataMode });
+  // what the load holds so far is drawn over the whole picked range, until the load's own drawing replaces it
+  expect(c.held, 'a held drawing').toBe(expected.context.heldShown);
+  if (expected.context.heldShown) {
+    expect(c.view!.time.length).toBe(20);
+    expect(c.shown).toEqual(c.range);
+    expect(c.progress, 'the progress stays while the range arrives').not.toBeNull();
+  }
   if (expected.matches({ data: { normal: 'drawing' } })) expect(h.view!.input).toEqual({ startTime: (c.zoom ?? c.range).start, endTime: (c.zoom ?? c.range).end, widthPx: c.widthPx, mode: c.dataMode });
   if (expected.matches({ data: { normal: 'ready' } }) || expected.matches({ data: { live: { streaming: 'ready' } } })) {
     expect(c.view!.time.length).toBeGreaterThan(0);
@@ -180,11 +205,11 @@ describe('chart machine against its model (monitoring-client 2.6, 4, 7, 9): ever
   it('the paths reach every state and take every transition of the model', () => {
     const leaves = chartModel.root.states.data.states;
     const stateIds = new Set(paths.flatMap((p) => p.steps.flatMap((s) => (s.state as ModelSnap)._nodes.map((n) => n.id))));
-    for (const node of [...Object.values(leaves), ...Object.values(leaves.normal.states), ...Object.values(leaves.live.states), ...Object.values(leaves.live.states.streaming.states)]) {
+    for (const node of [...Object.values(leaves), ...Object.values(leaves.normal.states), ...Object.values(leaves.normal.states.loading.states), ...Object.values(leaves.live.states), ...Object.values(leaves.live.states.streaming.states)]) {
       expect(stateIds.has(node.id), node.id).toBe(true);
     }
     const taken = new Set<string>(paths.flatMap((p) => p.steps.map((s) => s.event.type)));
-    for (const e of ['SERVER_TIME', 'SERVER_TIME_FAILED', 'LOAD_DONE', 'LOAD_FAILED', 'VIEW_DONE', 'VIEW_EMPTY', 'VIEW_FAILED', 'EXPORT_DONE', 'EXPORT_FAILED', 'COOLDOWN_OVER', 'REFRESH', 'SET_PRESET', 'SET_RANGE', 'SET_DATA_MODE', 'SET_VIEW_MODE', 'ZOOM', 'RESET_ZOOM', 'TOGGLE_Y_ZOOM', 'RESIZE', 'EXPORT', 'LIVE_DATA', 'LIVE_FAILED']) {
+    for (const e of ['SERVER_TIME', 'SERVER_TIME_FAILED', 'LOAD_DONE', 'LOAD_FAILED', 'VIEW_DONE', 'VIEW_EMPTY', 'VIEW_FAILED', 'HELD_DRAWN', 'HELD_EMPTY', 'HELD_FAILED', 'PROGRESS', 'EXPORT_DONE', 'EXPORT_FAILED', 'COOLDOWN_OVER', 'REFRESH', 'SET_PRESET', 'SET_RANGE', 'SET_DATA_MODE', 'SET_VIEW_MODE', 'ZOOM', 'RESET_ZOOM', 'TOGGLE_Y_ZOOM', 'RESIZE', 'EXPORT', 'LIVE_DATA', 'LIVE_FAILED']) {
       expect(taken.has(e), e).toBe(true);
     }
   });
@@ -194,7 +219,7 @@ describe('chart machine against its model (monitoring-client 2.6, 4, 7, 9): ever
     await flush();
     await path.test({
       events: Object.fromEntries(
-        ['SERVER_TIME', 'SERVER_TIME_FAILED', 'LOAD_DONE', 'LOAD_FAILED', 'PROGRESS', 'VIEW_DONE', 'VIEW_EMPTY', 'VIEW_FAILED', 'EXPORT_DONE', 'EXPORT_FAILED', 'COOLDOWN_OVER',
+        ['SERVER_TIME', 'SERVER_TIME_FAILED', 'LOAD_DONE', 'LOAD_FAILED', 'PROGRESS', 'VIEW_DONE', 'VIEW_EMPTY', 'VIEW_FAILED', 'HELD_DRAWN', 'HELD_EMPTY', 'HELD_FAILED', 'EXPORT_DONE', 'EXPORT_FAILED', 'COOLDOWN_OVER',
           ...userEvents.map((e) => e.type), 'REFRESH', 'RESET_ZOOM', 'TOGGLE_Y_ZOOM', 'LIVE_FAILED'].map((t) => [t, (step: { event: ModelEvent }) => drive(h, step.event)]),
       ) as never,
       states: { '*': (state) => check(h, state as ModelSnap) },

@@ -45,17 +45,23 @@ const count = new Intl.NumberFormat('en-NZ');
  * the chart stays until the worker reports chunks to fetch: a range already held (no fetch) goes
  * straight to its new drawing, without an overlay in between. A load that fetched keeps its
  * progress up until its own drawing replaces it (the machine clears progress then), never showing
- * the chart from before for a moment in between.
+ * the chart from before for a moment in between. What the running load holds is drawn as it
+ * lands (held): then the progress sits above the plot instead of covering it.
  */
-export function overlayShown(status: ChartStatus, hasView: boolean, showsProgress: boolean): boolean {
+export function overlayShown(status: ChartStatus, hasView: boolean, showsProgress: boolean, held = false): boolean {
   if (status === 'failed' || status === 'empty') return true;
+  if (held) return false;
   return (status === 'loading' || status === 'drawing') && (!hasView || showsProgress);
 }
+
+/** While a range arrives, a gap over a day is not bridged: a chunk still on its way is a gap, not a line. */
+export const HELD_GAP_MS = 86_400_000;
 
 /** The plot with what surrounds it: progress while chunks arrive, the messages, a caption. */
 export function ChartBody(props: ChartBodyProps) {
   const { height, status, context: c, guides, unit, axisLabel, decimals, timeZone, send } = props;
-  const showOverlay = overlayShown(status, c.view !== null, props.showsProgress);
+  const held = c.held && (status === 'loading' || status === 'drawing');
+  const showOverlay = overlayShown(status, c.view !== null, props.showsProgress, held);
   const when = (ms: number, fmt: string) => DateTime.fromMillis(ms, { zone: timeZone }).toFormat(fmt);
   const ids = { help: useId(), summary: useId() };
   const view = status === 'ready' ? c.view : null;
@@ -143,7 +149,14 @@ export function ChartBody(props: ChartBodyProps) {
           onZoom={onZoom}
           onResetZoom={onResetZoom}
           onPlotWidth={onPlotWidth}
+          breakGapsOverMs={held ? HELD_GAP_MS : null}
         />
+        {held && (
+          // the range so far is drawn: the progress stays in view above it, leaving the plot readable
+          <Box pos="absolute" top={6} left="50%" px="sm" py={6} className={classes.heldProgress} data-testid="chart-held">
+            {props.progress}
+          </Box>
+        )}
         {showOverlay && (
           <Center pos="absolute" inset={0} bg="color-mix(in srgb, var(--mantine-color-body) 85%, transparent)" style={{ zIndex: 5 }}>
             {status === 'failed' || status === 'empty' ? (

@@ -25,6 +25,10 @@ export function provideChart(deps: ChartEdgeDeps) {
     const s = deps.sensor();
     return { offsetMm: s.displayInfo.offsetMeasurement ?? null, conversion: s.conversionConfigs[0] ?? null, unit: deps.org().measurementUnit };
   };
+  const view = (input: ViewInput) => {
+    const s = deps.sensor();
+    return deps.worker.view({ orgId: s.organisationId, sensorId: s.id, ...input, ...shape() });
+  };
   return chartMachine.provide({
     actors: {
       serverTime: fromPromise<number>(async () => {
@@ -36,10 +40,8 @@ export function provideChart(deps: ChartEdgeDeps) {
       load: fromPromise<LoadResult, LoadInput>(({ input }) =>
         deps.worker.load({ ...input.target, startTime: input.startTime, endTime: input.endTime, refresh: input.refresh }, (p: LoadProgress) => input.onProgress(p)),
       ),
-      view: fromPromise<ViewResult, ViewInput>(({ input }) => {
-        const s = deps.sensor();
-        return deps.worker.view({ orgId: s.organisationId, sensorId: s.id, ...input, ...shape() });
-      }),
+      view: fromPromise<ViewResult, ViewInput>(({ input }) => view(input)),
+      heldView: fromPromise<ViewResult, ViewInput>(({ input }) => view(input)),
       exportCsv: fromPromise<{ filename: string; csv: string }, ExportInput>(({ input }) => {
         const s = deps.sensor();
         const org = deps.org();

@@ -93,7 +93,7 @@ function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
 
   return (
     <Stack gap="md">
-      <Paper withBorder p="md" radius="md" data-testid="chart-pane" data-status={status} data-mode={c.dataMode} data-view-mode={c.viewMode} data-guides={guides.map((g) => g.label).join('|')}>
+      <Paper withBorder p="md" radius="md" data-testid="chart-pane" data-status={status} data-held={c.held && status === 'loading' ? 'true' : undefined} data-mode={c.dataMode} data-view-mode={c.viewMode} data-guides={guides.map((g) => g.label).join('|')}>
         <Stack gap="sm">
           <ChartToolbar
             preset={c.preset}

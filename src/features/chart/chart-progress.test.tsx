@@ -63,5 +63,9 @@ describe('chart progress bar', () => {
     expect(overlayShown('ready', true, false)).toBe(false);
     expect(overlayShown('failed', true, false)).toBe(true);
     expect(overlayShown('empty', false, false)).toBe(true);
+    // what the running load holds so far is drawn (issue 34): its progress sits above the plot instead
+    expect(overlayShown('loading', true, true, true)).toBe(false);
+    expect(overlayShown('drawing', true, true, true)).toBe(false);
+    expect(overlayShown('failed', true, true, true)).toBe(true);
   });
 });

@@ -6,8 +6,12 @@ import type uPlot from 'uplot';
  * (round(W * (x - min) / span)), so the M4 output and the raw points it came from give the same
  * path, pixel for pixel, at any density (benchmark 5). uPlot's linear path decimates only at 4
  * points per pixel, and with other column edges, so the two would differ.
+ *
+ * gapSec() gives a span (seconds) the line does not bridge: two points further apart are left
+ * unjoined. The chart uses it while a range is still arriving, so a chunk not yet fetched reads as
+ * a gap, not as a straight line across it; Infinity joins every point.
  */
-export const columnPath: uPlot.Series.PathBuilder = (u, seriesIdx, idx0, idx1) => {
+export const columnPathBreaking = (gapSec: () => number): uPlot.Series.PathBuilder => (u, seriesIdx, idx0, idx1) => {
   const xs = u.data[0];
   const ys = u.data[seriesIdx];
   const sx = u.scales.x;
@@ -27,6 +31,8 @@ export const columnPath: uPlot.Series.PathBuilder = (u, seriesIdx, idx0, idx1) =
   let hi = 0;
   let last = 0;
   let open = false;
+  const gap = gapSec();
+  let prevX = NaN;
   const flush = () => {
     const pin = py(first);
     const pmin = py(lo);
@@ -41,11 +47,14 @@ export const columnPath: uPlot.Series.PathBuilder = (u, seriesIdx, idx0, idx1) =
     const v = ys[i];
     if (v == null) continue;
     const c = Math.floor(W * ((xs[i] - s0) / span) + 0.5);
-    if (c !== col) {
+    const jump = xs[i] - prevX > gap;
+    prevX = xs[i];
+    if (c !== col || jump) {
       if (open) flush();
       col = c;
       x = left + c;
-      stroke.lineTo(x, py(v));
+      if (jump) stroke.moveTo(x, py(v));
+      else stroke.lineTo(x, py(v));
       first = lo = hi = last = v;
       open = true;
     } else {
@@ -57,3 +66,6 @@ export const columnPath: uPlot.Series.PathBuilder = (u, seriesIdx, idx0, idx1) =
   if (open) flush();
   return { stroke, fill: null, clip: null, band: null };
 };
+
+/** The line through every point (benchmark 5 draws with it). */
+export const columnPath = columnPathBreaking(() => Infinity);

@@ -27,6 +27,8 @@ export interface UplotChartProps {
   onPlotWidth(px: number): void;
   /** The keyboard cursor's point (an index into data), shown as uPlot's cursor and tooltip (issue 16). */
   cursorIndex?: number | null;
+  /** Points further apart than this (ms) are left unjoined: set while a range is still arriving. */
+  breakGapsOverMs?: number | null;
 }
 
 /** One frame at 60 Hz (ms). */
@@ -61,6 +63,7 @@ export const UplotChart = memo(function UplotChart(props: UplotChartProps) {
       yRange: (min, max) => yRange(live.current.data?.min ?? min, live.current.data?.max ?? max, live.current.yZoom, live.current.guides, live.current.limitsInRange),
       timeZone: () => live.current.timeZone,
       decimals: () => live.current.decimals,
+      gapSec: () => (live.current.breakGapsOverMs ? live.current.breakGapsOverMs / 1000 : Infinity),
     });
     const opts: uPlot.Options = {
       ...base,
