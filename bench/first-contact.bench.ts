@@ -1,0 +1,106 @@
+// Benchmark 21, first contact (issue 34): Lighthouse 12 against the product as a deployment serves
+// it (its own server process, the built client, precompressed assets), in Debian's Chromium:
+// the performance score on desktop and mobile for /login and a signed-in dashboard, JavaScript
+// transferred (compressed bytes on the wire) for both, and /login's largest contentful paint.
+// Lighthouse's mobile profile simulates a slow 4G phone (Lantern), its desktop profile a fast
+// cable line: the scores are the same measure a customer's Lighthouse gives.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { chromium } from 'playwright-core';
+import { median, type BenchRow } from './bench-kit';
+import { startYearServer } from './chart-year.bench';
+import { CHROMIUM_LAUNCH, signIn } from '../tests/e2e/browser';
+
+const RUNS = Math.max(Number(process.env.BENCH_LH_RUNS ?? 3), 1);
+const DASHBOARD = '/org/riverbend-water/sensors/1A2B3C4D';
+
+interface Audit {
+  score: number;
+  lcpMs: number;
+  scriptKiB: number;
+}
+
+/** Empties Chromium's HTTP cache: each run is a first visit's bytes (Lighthouse's storage reset is off, to keep the sign-in). */
+async function clearCache(port: number) {
+  const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const page = cdp.contexts()[0].pages()[0] ?? (await cdp.contexts()[0].newPage());
+    const session = await cdp.contexts()[0].newCDPSession(page);
+    await session.send('Network.clearBrowserCache');
+    await session.detach();
+  } finally {
+    await cdp.close();
+  }
+}
+
+/** One Lighthouse run of a URL in the already running Chromium, its cache emptied first (its storage kept: the sign-in stays). */
+async function audit(port: number, url: string, profile: 'desktop' | 'mobile'): Promise<Audit> {
+  await clearCache(port);
+  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true }, profile === 'desktop' ? desktopConfig : undefined);
+  if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+  const lhr = result.lhr;
+  if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
+  const requests = (lhr.audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
+  const scriptBytes = requests.filter((r) => r.resourceType === 'Script').reduce((n, r) => n + (r.transferSize ?? 0), 0);
+  return { score: Math.round((lhr.categories.performance.score ?? 0) * 100), lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN, scriptKiB: scriptBytes / 1024 };
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'tw-bench21-'));
+  const server = await startYearServer({
+    PORT: process.env.BENCH_PORT ?? '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: join(dir, 'db'),
+    SIMULATOR: 'false',
+    LOG_LEVEL: 'warn',
+    ...(process.env.STATIC_DIR ? { STATIC_DIR: process.env.STATIC_DIR } : {}),
+  });
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM_LAUNCH.executablePath,
+    chromeFlags: ['--headless=new', ...CHROMIUM_LAUNCH.args],
+  });
+  try {
+    const runs: Record<string, Audit[]> = { loginDesktop: [], loginMobile: [], dashDesktop: [], dashMobile: [] };
+    // /login first, signed out: what a new customer's first visit loads
+    for (let i = 0; i < RUNS; i++) {
+      runs.loginDesktop.push(await audit(chrome.port, `${server.url}/login`, 'desktop'));
+      runs.loginMobile.push(await audit(chrome.port, `${server.url}/login`, 'mobile'));
+    }
+    // then signed in, in the same browser profile (Lighthouse keeps its storage)
+    const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+    const page = await cdp.contexts()[0].newPage();
+    await signIn(page, server.url, 'owner@demo.test');
+    await page.close();
+    await cdp.close();
+    for (let i = 0; i < RUNS; i++) {
+      runs.dashDesktop.push(await audit(chrome.port, `${server.url}${DASHBOARD}`, 'desktop'));
+      runs.dashMobile.push(await audit(chrome.port, `${server.url}${DASHBOARD}`, 'mobile'));
+    }
+    const m = (k: string, f: (a: Audit) => number) => median(runs[k].map(f));
+    for (const [k, a] of Object.entries(runs)) process.stderr.write(`  ${k}: scores ${a.map((x) => x.score).join(', ')}; LCP ${a.map((x) => x.lcpMs.toFixed(0)).join(', ')} ms; scripts ${a.map((x) => x.scriptKiB.toFixed(0)).join(', ')} KiB\n`);
+    const score = (k: string, label: string, want: number): BenchRow => ({
+      bench: '21 first contact',
+      what: `Lighthouse performance score, ${label}: the target ${want} over our score (median of ${RUNS})`,
+      ours: want,
+      baseline: m(k, (a) => a.score),
+      target: { kind: 'cost', value: 1 },
+      note: `score ${m(k, (a) => a.score)}; LCP ${m(k, (a) => a.lcpMs).toFixed(0)} ms`,
+    });
+    return [
+      score('loginDesktop', '/login, desktop', 90),
+      score('loginMobile', '/login, mobile (simulated slow 4G)', 75),
+      score('dashDesktop', 'a signed-in dashboard, desktop', 90),
+      score('dashMobile', 'a signed-in dashboard, mobile (simulated slow 4G)', 75),
+      { bench: '21 first contact', what: 'JavaScript transferred for /login (KiB, compressed) vs 250 KiB', ours: m('loginDesktop', (a) => a.scriptKiB), baseline: 250, target: { kind: 'cost', value: 1 } },
+      { bench: '21 first contact', what: 'JavaScript transferred for a signed-in dashboard (KiB, compressed) vs 600 KiB', ours: m('dashDesktop', (a) => a.scriptKiB), baseline: 600, target: { kind: 'cost', value: 1 } },
+      { bench: '21 first contact', what: "/login's largest contentful paint, desktop profile, vs 1.0 s", ours: m('loginDesktop', (a) => a.lcpMs), baseline: 1000, target: { kind: 'cost', value: 1 } },
+    ];
+  } finally {
+    chrome.kill();
+    await server.stop();
+  }
+}
