@@ -134,6 +134,23 @@ describe.each(testDrivers)('MFA required by role on %s (issue 35)', (driver) => 
     expect((await accounts.signIn('member@mfa-role.test')).body.AuthenticationResult?.IdToken).toBeDefined();
   });
 
+  it('an invited admin of the organisation sets MFA up right after choosing a password, before any token', async () => {
+    const invited = await s.api(`/organisations/${required}/invite`, { method: 'POST', token: await s.tokenFor(ids.owner!), json: { email: 'new-admin@mfa-role.test', name: 'New Admin', role: 2 } });
+    expect(invited.status).toBe(200);
+    const [mail] = await s.ctx.db.query<{ payload: { text: string } }>("SELECT payload FROM outbox WHERE recipient = 'new-admin@mfa-role.test' AND payload->>'kind' = 'invitation'");
+    const temporary = /temporary password: (\S+)/.exec(mail!.payload.text)![1]!;
+    const first = await accounts.signIn('new-admin@mfa-role.test', temporary);
+    expect(first.body.ChallengeName).toBe('NEW_PASSWORD_REQUIRED');
+    const chosen = await accounts.cognito('RespondToAuthChallenge', {
+      ChallengeName: 'NEW_PASSWORD_REQUIRED',
+      ClientId: CLIENT,
+      Session: first.body.Session,
+      ChallengeResponses: { USERNAME: 'new-admin@mfa-role.test', NEW_PASSWORD: 'Own-choice-2026!' },
+    });
+    expect(chosen.body).toMatchObject({ ChallengeName: 'MFA_SETUP', ChallengeParameters: { MFAS_CAN_SETUP: '["SOFTWARE_TOKEN_MFA"]' } });
+    expect(chosen.body.AuthenticationResult).toBeUndefined();
+  });
+
   it('turning the requirement off lets managers without MFA in again', async () => {
     await s.ctx.db.query('UPDATE users SET totp_enabled = false, totp_secret = NULL WHERE id = $1', [ids.admin!]);
     const admin = await s.tokenFor(ids.admin!);
