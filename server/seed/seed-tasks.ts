@@ -70,4 +70,9 @@ export async function insertTasks(q: Queryable, sensorIds: Map<string, string>, 
       [randomUUID(), sensorIds.get(t.serial), t.type, JSON.stringify(typeof t.params === 'function' ? t.params(firmware) : t.params), t.status, users[t.by], created, dispatched, ended],
     );
   }
+  // firmware tasks name their firmware, as the server's own do (server/tasks/rules.ts)
+  await q.query(
+    `UPDATE downlink_tasks t SET params = t.params || jsonb_build_object('fwName', f.fw_name, 'fwType', f.fw_type, 'fwVersion', f.fw_version)
+     FROM firmware f WHERE t.type = 'FirmwareDownload' AND f.id::text = t.params->>'fwId' AND NOT (t.params ? 'fwName')`,
+  );
 }

@@ -57,7 +57,8 @@ export function checkCreate(
       const queuedIds = new Set(queued.filter((t) => t.type === 'FirmwareDownload').map((t) => String(t.params.fwId)));
       if (!firmware) throw invalid('The firmware does not exist.');
       if (!firmwareApplies(firmware, ts, queuedIds)) throw invalid('This firmware does not apply to the sensor, or an upgrade to it is already queued.');
-      return req.params;
+      // the task names its firmware, so its row reads without the firmware list (site admins' only)
+      return { ...req.params, fwName: firmware.fwName, fwType: firmware.fwType, fwVersion: firmware.fwVersion };
     }
     case 'RadarConfig': {
       const p = req.params;

@@ -171,7 +171,9 @@ describe.each(testDrivers)('remote tasks on %s (sensor-setup 4, 6, 7, 9)', (driv
     const radar = { type: 'RadarConfig', params: { debugInterval: 0, scoreSize: 1, scoreReflection: 2, gain: 0.3, profile: 2, scoringMethod: 1, checkTooClose: true } };
     await expectError(await create(x.id, { type: 'FirmwareDownload', params: { fwId: fw[0].id } }, tok.owner), 403, 'FORBIDDEN');
     await expectError(await create(x.id, radar, tok.owner), 403, 'FORBIDDEN');
-    await created(x.id, { type: 'FirmwareDownload', params: { fwId: fw[0].id } }, tok.site);
+    const fwTask = await created(x.id, { type: 'FirmwareDownload', params: { fwId: fw[0].id } }, tok.site);
+    // the task names its firmware for its row (issue 36, item 7)
+    expect(fwTask.params).toEqual({ fwId: fw[0].id, fwName: 'main-80.bin', fwType: 'Main', fwVersion: 80 });
     await created(x.id, radar, tok.site);
     // the same firmware twice, or one not newer than installed, is refused
     await expectError(await create(x.id, { type: 'FirmwareDownload', params: { fwId: fw[0].id } }, tok.site), 400, 'INVALID_TASK_PARAMS');

@@ -161,7 +161,10 @@ describe.each(testDrivers)('demo world seed on %s (issue 2: demo world, seeded o
       expect.objectContaining({ measurementInterval: expect.any(Number), measurementsPerTransmission: expect.any(Number), maxGradient: 150 }),
     );
     const fwIds = (await q<{ id: string }>('SELECT id FROM firmware')).map((f) => f.id);
-    for (const r of rows.filter((x) => x.type === 'FirmwareDownload')) expect(fwIds).toContain(r.params.fwId);
+    for (const r of rows.filter((x) => x.type === 'FirmwareDownload')) {
+      expect(fwIds).toContain(r.params.fwId);
+      expect(typeof r.params.fwName, 'a firmware task names its firmware').toBe('string');
+    }
   });
 
   it('has firmware of every type and stage, tank presets and the diesel tank’s installation record', async () => {

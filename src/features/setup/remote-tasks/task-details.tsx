@@ -28,7 +28,7 @@ export function taskDescription(t: DownlinkTask, unit: MeasurementUnit = 'Metres
     case 'TransmissionConfig':
       return p.additionalRadarDataEnabled ? `Extra radar data from a starting level of ${formatLevel(Number(p.startingLevelMm), unit)}` : 'Extra radar data off';
     case 'FirmwareDownload':
-      return 'Download and install new firmware';
+      return p.fwName ? `Download and install ${firmwareText(p)}` : 'Download and install new firmware';
     case 'RadarConfig':
       return 'New radar configuration';
     case 'FullRadarConfig':
@@ -37,6 +37,11 @@ export function taskDescription(t: DownlinkTask, unit: MeasurementUnit = 'Metres
       return '';
   }
 }
+
+/** A firmware task's firmware as the firmware list names it: name, type and version. */
+const firmwareText = (p: Record<string, unknown>) => `${String(p.fwName)} (${String(p.fwType)} v${String(p.fwVersion)})`;
+/** Parameters said within another row (the firmware's name and version, in its Firmware row). */
+const FOLDED_PARAMS = new Set(['fwName', 'fwType', 'fwVersion']);
 
 /** Labels of the task parameters; the mm ones are shown in the organisation's unit. */
 const PARAM_LABELS: Record<string, string> = {
@@ -59,8 +64,9 @@ const MM_PARAMS = new Set(['maxGradient', 'userRangeMin', 'userRangeMax', 'start
 
 /** The task's parameters as label and readable value (sensor-setup 2's row details). */
 export function taskParamRows(t: DownlinkTask, unit: MeasurementUnit): [string, string][] {
-  return Object.entries(t.params).map(([k, v]) => {
+  return Object.entries(t.params).filter(([k]) => !FOLDED_PARAMS.has(k)).map(([k, v]) => {
     const label = PARAM_LABELS[k] ?? k;
+    if (k === 'fwId' && t.params.fwName) return [label, firmwareText(t.params)];
     if (v === null || v === undefined) return [label, 'None'];
     if (typeof v === 'boolean') return [label, v ? 'On' : 'Off'];
     if (k === 'measurementInterval') return [label, intervalText(Number(v))];

@@ -56,4 +56,12 @@ describe('remote task rows', () => {
       ['Starting level', '1.200 m'],
     ]);
   });
+  it('a firmware task names its firmware (issue 36, item 7); one from before the names falls back to the id', () => {
+    const fw = task({ type: 'FirmwareDownload', params: { fwId: 'f7c1e2a0-0000-4000-8000-000000000001', fwName: 'hilo-main-74-beta.bin', fwType: 'Main', fwVersion: 74 } });
+    expect(taskDescription(fw, 'Metres')).toBe('Download and install hilo-main-74-beta.bin (Main v74)');
+    expect(taskParamRows(fw, 'Metres')).toEqual([['Firmware', 'hilo-main-74-beta.bin (Main v74)']]);
+    const old = task({ type: 'FirmwareDownload', params: { fwId: 'f7c1e2a0-0000-4000-8000-000000000001' } });
+    expect(taskDescription(old, 'Metres')).toBe('Download and install new firmware');
+    expect(taskParamRows(old, 'Metres')).toEqual([['Firmware', 'f7c1e2a0-0000-4000-8000-000000000001']]);
+  });
 });
