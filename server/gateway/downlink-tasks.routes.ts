@@ -20,7 +20,7 @@ import {
 import { scheduleErrors } from '../../src/domain/update-rate';
 import { HttpError, badRequest } from '../http/errors';
 
-const COLUMNS = 'id, sensor_id, type, params, status, created_at, dispatched_at, ended_at';
+const COLUMNS = 'id, sensor_id, type, params, status, created_at, dispatched_at, ended_at, failure_reason';
 const COMPLETED = "('Success', 'Error', 'Timeout', 'Canceled')";
 
 /**

@@ -14,6 +14,8 @@ interface DemoTask {
   /** Minutes before seeding the task was created. */
   ageMin: number;
   by: AccountKey;
+  /** A failed task: why, as the device reported it. */
+  reason?: string;
 }
 
 const alarm = (index: number, type: string, threshold: number, was: number) => ({
@@ -45,7 +47,7 @@ const TASKS: DemoTask[] = [
   { serial: '1A2B3C4D', type: 'TransmissionConfig', params: { additionalRadarDataEnabled: true, startingLevelMm: 1200 }, status: 'Canceled', ageMin: 60 * 1440, by: 'owner' },
   { serial: '1A2B3C4D', type: 'AlarmConfig', params: alarm(0, 'THRESHOLD_DECREASING', 2600, 2700), status: 'Created', ageMin: 4, by: 'admin' },
   { serial: '2B3C4D5E', type: 'SensorConfig', params: sensorConfig(15, 4), status: 'Success', ageMin: 300 * 1440, by: 'owner' },
-  { serial: '2B3C4D5E', type: 'FirmwareDownload', params: (fw) => ({ fwId: fw['hilo-main-74-beta.bin'] }), status: 'Error', ageMin: 25 * 1440, by: 'siteadmin' },
+  { serial: '2B3C4D5E', type: 'FirmwareDownload', params: (fw) => ({ fwId: fw['hilo-main-74-beta.bin'] }), status: 'Error', ageMin: 25 * 1440, by: 'siteadmin', reason: 'image checksum mismatch after download (block 212 of 480)' },
   { serial: '3C4D5E6F', type: 'ExtendedConfig', params: { txCountOnAlarm: 2, userRangeEnabled: false, userRangeMin: 500, userRangeMax: 10000 }, status: 'Success', ageMin: 100 * 1440, by: 'admin' },
   { serial: '3C4D5E6F', type: 'SensorConfig', params: sensorConfig(10, 3), status: 'Canceled', ageMin: 14 * 1440, by: 'admin' },
   { serial: '4D5E6F70', type: 'AlarmConfig', params: alarm(0, 'THRESHOLD_INCREASING', 880, 900), status: 'Timeout', ageMin: 50 * 1440, by: 'admin' },
@@ -66,8 +68,8 @@ export async function insertTasks(q: Queryable, sensorIds: Map<string, string>, 
     const dispatched = t.status === 'Created' || t.status === 'Canceled' ? null : created + 47 * MIN;
     const ended = t.status === 'Timeout' ? created + 3 * DAY : t.status === 'Success' || t.status === 'Error' ? dispatched! + 61 * MIN : t.status === 'Canceled' ? created + 20 * MIN : null;
     await q.query(
-      `INSERT INTO downlink_tasks (id, sensor_id, type, params, status, created_by, created_at, dispatched_at, ended_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [randomUUID(), sensorIds.get(t.serial), t.type, JSON.stringify(typeof t.params === 'function' ? t.params(firmware) : t.params), t.status, users[t.by], created, dispatched, ended],
+      `INSERT INTO downlink_tasks (id, sensor_id, type, params, status, created_by, created_at, dispatched_at, ended_at, failure_reason) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [randomUUID(), sensorIds.get(t.serial), t.type, JSON.stringify(typeof t.params === 'function' ? t.params(firmware) : t.params), t.status, users[t.by], created, dispatched, ended, t.reason ?? null],
     );
   }
   // firmware tasks name their firmware, as the server's own do (server/tasks/rules.ts)

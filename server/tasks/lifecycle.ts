@@ -24,6 +24,7 @@ export interface TaskRow {
   created_at: number;
   dispatched_at: number | null;
   ended_at: number | null;
+  failure_reason?: string | null;
 }
 
 export const toTask = (r: TaskRow): DownlinkTask => ({
@@ -35,9 +36,10 @@ export const toTask = (r: TaskRow): DownlinkTask => ({
   createdAt: r.created_at,
   dispatchedAt: r.dispatched_at,
   endedAt: r.ended_at,
+  ...(r.failure_reason ? { reason: r.failure_reason } : {}),
 });
 
-const TASK_COLUMNS = 'id, sensor_id, type, params, status, created_at, dispatched_at, ended_at';
+const TASK_COLUMNS = 'id, sensor_id, type, params, status, created_at, dispatched_at, ended_at, failure_reason';
 
 /** Locks the sensor's row: every task transition of the sensor takes this lock first. */
 export async function lockSensor(q: Queryable, sensorId: string): Promise<SensorDbRow | undefined> {
@@ -110,10 +112,10 @@ export async function clearPendingIfDone(q: Queryable, sensorId: string) {
 }
 
 /** Dispatched -> Success | Error from the device's report; anything else reported is ignored (a repeat, a stranger). */
-export async function completeTask(q: Queryable, sensorId: string, taskId: string, ok: boolean, now: number): Promise<TaskRow | undefined> {
+export async function completeTask(q: Queryable, sensorId: string, taskId: string, ok: boolean, now: number, reason?: string): Promise<TaskRow | undefined> {
   const [t] = await q.query<TaskRow>(
-    `UPDATE downlink_tasks SET status = $3, ended_at = $4 WHERE id = $1 AND sensor_id = $2 AND status = 'Dispatched' RETURNING ${TASK_COLUMNS}`,
-    [taskId, sensorId, ok ? 'Success' : 'Error', now],
+    `UPDATE downlink_tasks SET status = $3, ended_at = $4, failure_reason = $5 WHERE id = $1 AND sensor_id = $2 AND status = 'Dispatched' RETURNING ${TASK_COLUMNS}`,
+    [taskId, sensorId, ok ? 'Success' : 'Error', now, ok ? null : reason?.trim() || null],
   );
   if (!t) return undefined;
   if (ok) await applySuccess(q, t);
@@ -128,10 +130,10 @@ export async function completeTask(q: Queryable, sensorId: string, taskId: strin
  * 'none' only settles; 'resend' hands out the task already outstanding again when there is one
  * (a Sigfox device asked for a downlink again: its callback was retried, or the last one was lost).
  */
-export async function settleAndDispatch(q: Queryable, sensorId: string, reported: { id: string; ok: boolean }[], now: number, mode: 'collect' | 'none' | 'resend' = 'collect') {
+export async function settleAndDispatch(q: Queryable, sensorId: string, reported: { id: string; ok: boolean; reason?: string }[], now: number, mode: 'collect' | 'none' | 'resend' = 'collect') {
   const changed: TaskRow[] = [];
   for (const r of reported) {
-    const t = await completeTask(q, sensorId, r.id, r.ok, now);
+    const t = await completeTask(q, sensorId, r.id, r.ok, now, r.reason);
     if (t) changed.push(t);
   }
   if (mode === 'none') return { downlinks: [], changed, requested: false };

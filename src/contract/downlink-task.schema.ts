@@ -104,6 +104,8 @@ export const downlinkTaskSchema = z.object({
   createdAt: z.number(),
   dispatchedAt: z.number().nullable(),
   endedAt: z.number().nullable(),
+  /** A failed task: why, when the device said (its report's reason). */
+  reason: z.string().nullable().optional(),
 });
 export type DownlinkTask = z.infer<typeof downlinkTaskSchema>;
 

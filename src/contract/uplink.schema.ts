@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { reportedRadarSettingsSchema } from './downlink-task.schema';
+import { safeText } from './safe-text';
 
 const time = z.number().int().min(0).max(8.64e15);
 
@@ -35,7 +36,7 @@ export const uplinkSchema = z.object({
     })
     .optional(),
   /** Downlink tasks the device applied since its last uplink. */
-  appliedTasks: z.array(z.object({ id: z.string().uuid(), ok: z.boolean() })).max(20).default([]),
+  appliedTasks: z.array(z.object({ id: z.string().uuid(), ok: z.boolean(), /** Why it failed, in the device's words (shown on the task's row). */ reason: safeText.max(200).optional() })).max(20).default([]),
   /** A radar device's current radar settings (sent after a boot); stored for the Radar Config screen. */
   radarSettings: reportedRadarSettingsSchema.optional(),
 });

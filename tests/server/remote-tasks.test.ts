@@ -72,7 +72,7 @@ describe.each(testDrivers)('remote tasks on %s (sensor-setup 4, 6, 7, 9)', (driv
     pending_config: Record<string, unknown> | null;
   }
   const row = async (id: string) => (await s.ctx.db.query<SensorRowLite>('SELECT * FROM sensors WHERE id = $1', [id]))[0];
-  const uplink = async (x: { serial: string; deviceKey: string }, appliedTasks: { id: string; ok: boolean }[] = []) => {
+  const uplink = async (x: { serial: string; deviceKey: string }, appliedTasks: { id: string; ok: boolean; reason?: string }[] = []) => {
     clock += MIN;
     const res = await sendUplink(s, x.deviceKey, { serial: x.serial, measurements: [{ time: clock - 1000, rawDistance: 1500 }], appliedTasks });
     expect(res.status, await res.clone().text()).toBe(200);
@@ -102,7 +102,7 @@ describe.each(testDrivers)('remote tasks on %s (sensor-setup 4, 6, 7, 9)', (driv
     expect(Number(r.bounds_filter.maxGradient)).toBe(200);
     expect(r.latest_data.lastDownlinkRequestAt).toBe(clock);
 
-    expect((await uplink(x, [{ id: b.id, ok: false }])).downlinks.map((d) => d.id)).toEqual([c.id]);
+    expect((await uplink(x, [{ id: b.id, ok: false, reason: '  alarm slot 1 is locked by the installer  ' }])).downlinks.map((d) => d.id)).toEqual([c.id]);
     expect(await status(b.id)).toBe('Error');
     expect((await row(x.id)).alarms['0'].threshold).toBe(1000); // a failed task changes nothing
     await uplink(x, [{ id: c.id, ok: true }]);
@@ -116,6 +116,8 @@ describe.each(testDrivers)('remote tasks on %s (sensor-setup 4, 6, 7, 9)', (driv
       [b.id, 'Error'],
       [a.id, 'Success'],
     ]);
+    // the failed one says why, in the device's words (issue 36, item 7); the others say nothing
+    expect(l.completed.map((t) => t.reason ?? null)).toEqual([null, 'alarm slot 1 is locked by the installer', null]);
     // a repeated or stranger report changes nothing
     await uplink(x, [{ id: a.id, ok: false }, { id: randomUUID(), ok: true }]);
     expect(await status(a.id)).toBe('Success');

@@ -80,6 +80,12 @@ export function taskParamRows(t: DownlinkTask, unit: MeasurementUnit): [string, 
   });
 }
 
+/** Why a task failed: the device's own words when it gave them, else what the status means. */
+export function failureText(t: DownlinkTask): string {
+  if (t.status === 'Timeout') return 'The sensor did not report the task within 3 days of receiving it.';
+  return t.reason ? `The sensor reported: ${t.reason}` : 'The sensor reported that it could not apply the task; it gave no reason.';
+}
+
 interface Props {
   task: DownlinkTask;
   timeZone: string;
@@ -107,6 +113,12 @@ export function TaskDetails({ task, timeZone, unit, isSiteAdmin, estimate }: Pro
           <Table.Th>{done ? 'Completed time' : 'Estimated time to apply'}</Table.Th>
           <Table.Td>{done ? DATE(task.endedAt!, timeZone) : task.status === 'Dispatched' ? 'Executing...' : estimate}</Table.Td>
         </Table.Tr>
+        {(task.status === 'Error' || task.status === 'Timeout') && (
+          <Table.Tr>
+            <Table.Th>Why it failed</Table.Th>
+            <Table.Td>{failureText(task)}</Table.Td>
+          </Table.Tr>
+        )}
         <Table.Tr>
           <Table.Th>Description</Table.Th>
           <Table.Td>{taskDescription(task, unit)}</Table.Td>

@@ -7,7 +7,7 @@ import { ALARM_LABELS } from '../../../domain/alarm-form';
 import { ALARM_TYPE_LABEL } from '../../../domain/task-params';
 import { formatSetupTime } from '../../../domain/time-format';
 import { SessionContext, type Session } from '../../../shared/session';
-import { taskDescription, taskParamRows } from './task-details';
+import { failureText, taskDescription, taskParamRows } from './task-details';
 import { TaskRow } from './task-row';
 
 // Remote task rows readable (sensor-setup 2, 4, 9; issue 36 items 6 and 7).
@@ -63,5 +63,10 @@ describe('remote task rows', () => {
     const old = task({ type: 'FirmwareDownload', params: { fwId: 'f7c1e2a0-0000-4000-8000-000000000001' } });
     expect(taskDescription(old, 'Metres')).toBe('Download and install new firmware');
     expect(taskParamRows(old, 'Metres')).toEqual([['Firmware', 'f7c1e2a0-0000-4000-8000-000000000001']]);
+  });
+  it("a failed task says why: the device's words when it gave them; a timed-out one what timing out means", () => {
+    expect(failureText(task({ status: 'Error', reason: 'image checksum mismatch' }))).toBe('The sensor reported: image checksum mismatch');
+    expect(failureText(task({ status: 'Error' }))).toBe('The sensor reported that it could not apply the task; it gave no reason.');
+    expect(failureText(task({ status: 'Timeout' }))).toBe('The sensor did not report the task within 3 days of receiving it.');
   });
 });
