@@ -58,7 +58,7 @@ export function toSensor(row: SensorDbRow): Sensor {
  * work in Node): one array per sensor in SUMMARY_FIELDS' order, sorted as the full list is. The
  * jsonb values go through as stored; the client checks each one.
  */
-const SUMMARY_SQL = `SELECT coalesce(json_agg(json_build_array(
+export const SUMMARY_SQL = `SELECT coalesce(json_agg(json_build_array(
     id, serial, name, latitude, longitude,
     config->'schedulerEnabled',
     latest_data->'lastSeen', latest_data->'alertAsserted', latest_data->'offlineAsserted', latest_data->'battery',
