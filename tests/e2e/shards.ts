@@ -23,6 +23,7 @@ const WEIGHT: Record<string, number> = {
   'user-settings.test.ts': 76,
   'map.test.ts': 80,
   'fleet.test.ts': 50,
+  'mfa-required.test.ts': 45,
   'setup.test.ts': 60,
   'auth.test.ts': 46,
   'map-streets.test.ts': 45,
