@@ -8,12 +8,16 @@ export const RESEND_INTERVAL_MS = 10 * 60_000;
 const OPEN = 'accepted_at IS NULL AND canceled_at IS NULL';
 
 /**
- * The invited user set their password: join every organisation they have a live invitation to.
- * Runs inside the caller's transaction. Returns the organisations joined.
+ * The invited user chose their first password with the temporary password of an invitation email:
+ * join that invitation's organisation, and no other (issue 35). Each email (a new invitation or a
+ * resend) gives the account a new temporary password, so the one that worked is the latest sent
+ * open invitation's. Any other invitation stays pending, and the app asks about each on its own
+ * (GET /invitations). Runs inside the caller's transaction. Returns the organisations joined.
  */
-export async function acceptInvitations(q: Queryable, userId: string, now: number): Promise<string[]> {
+export async function acceptInvitationOfLink(q: Queryable, userId: string, now: number): Promise<string[]> {
   const open = await q.query<{ id: string; org_id: string; role: number }>(
-    `SELECT id, org_id, role FROM invitations WHERE user_id = $1 AND ${OPEN} AND last_invite_at > $2 FOR UPDATE`,
+    `SELECT id, org_id, role FROM invitations WHERE user_id = $1 AND ${OPEN} AND last_invite_at > $2
+     ORDER BY last_invite_at DESC, created_at DESC, id LIMIT 1 FOR UPDATE`,
     [userId, now - INVITE_EXPIRY_MS],
   );
   for (const inv of open) {

@@ -6,7 +6,6 @@ import { changePasswordSchema, confirmForgotPasswordSchema, forgotPasswordSchema
 import { consumeCode, issueCode } from './codes';
 import { resetEmail } from './emails';
 import { emailDelivery, findUserById, findUserByUsername } from './identity-users';
-import { acceptInvitations } from './invitations';
 import { isLocked, recordFailure, recordSuccess } from './lockout';
 import { requireClient, userFromAccessToken, type Operation } from './op-context';
 import { hashPassword, verifyPassword } from './passwords';
@@ -54,10 +53,9 @@ export const confirmForgotPassword: Operation = async (op, body) => {
       `UPDATE users SET password_hash = $2, status = 'CONFIRMED', email_verified = true, failed_logins = 0, locked_until = 0 WHERE id = $1`,
       [u.id, hash],
     );
-    if (u.status === 'FORCE_CHANGE_PASSWORD') {
-      await q.query('UPDATE users SET profile_created = true WHERE id = $1', [u.id]);
-      await acceptInvitations(q, u.id, op.now);
-    }
+    // an invited user who reset instead of following the link: the reset proves the address, not a
+    // choice of organisation, so their invitations stay pending for the app to ask about, each on its own
+    if (u.status === 'FORCE_CHANGE_PASSWORD') await q.query('UPDATE users SET profile_created = true WHERE id = $1', [u.id]);
     await revokeSignIns(q, { userId: u.id }, op.now);
     await queueSecurityNotice(q, u.email, op, 'password-reset');
   });

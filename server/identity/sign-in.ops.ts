@@ -7,7 +7,7 @@ import { FREE_FAILURES, isLocked, recordFailure, recordSuccess } from './lockout
 import { queueSecurityNotice } from './mail';
 import { recordUnknownFailure, unknownIsLocked } from './unknown-lockout';
 import { readChallengeSession, signChallengeSession } from './challenge-session';
-import { acceptInvitations, temporaryPasswordUsable } from './invitations';
+import { acceptInvitationOfLink, temporaryPasswordUsable } from './invitations';
 import { issueTokens, revokeSignIns, TokenError, verifyToken } from './tokens';
 import { requireClient, userFromAccessToken, type OpContext, type Operation } from './op-context';
 import { checkName } from '../../src/domain/sign-up-rules';
@@ -212,7 +212,7 @@ export const getTokensFromRefreshToken: Operation = async (op, body) => {
   return { AuthenticationResult };
 };
 
-/** SOFTWARE_TOKEN_MFA and MFA_SETUP (above), or NEW_PASSWORD_REQUIRED: the invited user chooses a password, is confirmed and joins their organisations. */
+/** SOFTWARE_TOKEN_MFA and MFA_SETUP (above), or NEW_PASSWORD_REQUIRED: the invited user chooses a password, is confirmed and joins the organisation of the invitation whose email they followed. */
 export const respondToAuthChallenge: Operation = async (op, body) => {
   const input = respondToAuthChallengeSchema.parse(body);
   requireClient(op, input.ClientId);
@@ -244,7 +244,7 @@ export const respondToAuthChallenge: Operation = async (op, body) => {
          failed_logins = 0, locked_until = 0, name = COALESCE($3, name) WHERE id = $1`,
       [userId, hash, name ?? null],
     );
-    await acceptInvitations(q, userId, op.now);
+    await acceptInvitationOfLink(q, userId, op.now);
     return (await findUserById(q, userId))!;
   });
   // as Cognito: a user who must have MFA sets it up before the first tokens
