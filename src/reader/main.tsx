@@ -10,6 +10,7 @@ import { clientConfigSchema, configureIdentity, loadClientConfig } from '../shar
 import type { ClientConfig } from '../shared/session';
 import { ReaderApp } from '../features/reader/reader-app';
 import { ReaderDb, type ReaderOwner } from '../features/reader/reader-db';
+import type { MeterReadingAnswer } from '../contract/route.schema';
 import { uploadCapture } from '../features/reader/reader-api';
 import { theme } from '../app/theme';
 
@@ -92,6 +93,11 @@ async function boot() {
     );
   }
   await db.claim(owner);
+  const answered = new Set<(taskId: string, answer: MeterReadingAnswer) => void>();
+  const onAnswer = (listener: (taskId: string, answer: MeterReadingAnswer) => void) => {
+    answered.add(listener);
+    return () => void answered.delete(listener);
+  };
   const sync = createActor(
     readerSyncMachine.provide({
       actors: {
@@ -99,6 +105,7 @@ async function boot() {
         upload: fromPromise(async ({ input }) => {
           const answer = await uploadCapture(input);
           await db.putAnswer(input.taskId, answer).catch(() => undefined);
+          for (const listener of answered) listener(input.taskId, answer);
           return answer;
         }),
       },
@@ -119,6 +126,7 @@ async function boot() {
         sync={sync}
         mapStyle={config.map.styles.roadmap}
         online={online}
+        onAnswer={onAnswer}
         newKey={() => crypto.randomUUID()}
         onSignOut={() => void signOut().finally(() => window.location.assign('/login'))}
       />

@@ -1,11 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useState } from 'react';
 import { Alert, AppShell, Button, Container, Group, Stack, Text } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import type { Actor } from 'xstate';
 import type { readerSyncMachine } from '../../../machines/reader-sync.machine';
-import type { MeterReading, MeterReadingRecord, Position } from '../../contract/route.schema';
-import { assignedTasks, downloadTask, readerOrganisations } from './reader-api';
-import type { DownloadedTask, ReaderDb, ReaderOwner } from './reader-db';
+import type { MeterReading, MeterReadingAnswer, MeterReadingRecord, Position } from '../../contract/route.schema';
+import { assignedTasks, readerOrganisations } from './reader-api';
+import { downloadOffMainThread } from './download-client';
+import { withAnswer, type DownloadedTask, type ReaderDb, type ReaderOwner } from './reader-db';
 import { SyncPanel } from './sync-panel';
 import { TasksPage, type AssignedTask } from './tasks-page';
 import { WalkPage } from './walk-page';
@@ -17,6 +18,8 @@ export interface ReaderAppProps {
   mapStyle: string;
   /** The network as the browser reports it (online/offline events). */
   online: boolean;
+  /** Subscribes to the answers of sent captures (after the device's copy was updated); returns the unsubscribe. */
+  onAnswer: (listener: (taskId: string, answer: MeterReadingAnswer) => void) => () => void;
   newKey: () => string;
   onSignOut: () => void;
 }
@@ -37,9 +40,8 @@ function usePosition(): Position | null {
 }
 
 /** The meter reader's app (issue 33): my tasks, downloads for offline use, the walk, and the upload queue. */
-export function ReaderApp({ db, owner, sync, mapStyle, online, newKey, onSignOut }: ReaderAppProps) {
+export function ReaderApp({ db, owner, sync, mapStyle, online, onAnswer, newKey, onSignOut }: ReaderAppProps) {
   const captures = useSelector(sync, (s) => s.context.captures);
-  const sentCount = useSelector(sync, (s) => s.context.captures.filter((c) => c.status === 'sent').length);
   const backingOff = useSelector(sync, (s) => s.matches('backoff'));
   const [downloaded, setDownloaded] = useState<DownloadedTask[]>([]);
   const [assigned, setAssigned] = useState<AssignedTask[] | null>(null);
@@ -50,10 +52,12 @@ export function ReaderApp({ db, owner, sync, mapStyle, online, newKey, onSignOut
   const position = usePosition();
 
   const reloadLocal = useCallback(async () => setDownloaded(await db.tasks()), [db]);
-  // again after each sent capture: its answer has updated the downloaded copy
   useEffect(() => {
     void reloadLocal();
-  }, [reloadLocal, sentCount]);
+  }, [reloadLocal]);
+  // each sent capture's answer, as the device's copy took it (reading that copy back would
+  // deserialize every reading of the task again: tens of milliseconds for 1,000)
+  useEffect(() => onAnswer((taskId, answer) => setDownloaded((ds) => ds.map((d) => (d.task.id === taskId ? withAnswer(d, answer) : d)))), [onAnswer]);
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 30_000);
     return () => clearInterval(t);
@@ -78,17 +82,23 @@ export function ReaderApp({ db, owner, sync, mapStyle, online, newKey, onSignOut
   const download = async (t: AssignedTask) => {
     setBusy(t.task.id);
     try {
-      const fresh = await downloadTask(t.orgId, t.task.id);
-      await db.putTask({ ...fresh, orgId: t.orgId, orgName: t.orgName, downloadedAt: Date.now() });
-      await reloadLocal();
-      setNow(Date.now());
-      setError(null);
+      // fetched, validated and stored by the download worker, which hands the stored task over in parts
+      const stored = await downloadOffMainThread({ orgId: t.orgId, orgName: t.orgName, taskId: t.task.id });
+      // a transition: React renders the new list in slices between which the page stays responsive
+      startTransition(() => {
+        setDownloaded((ds) => [...ds.filter((d) => d.task.id !== stored.task.id), stored]);
+        setNow(Date.now());
+        setError(null);
+        setBusy(null);
+      });
     } catch (err) {
       setError(`The task could not be downloaded: ${(err as Error).message}`);
-    } finally {
       setBusy(null);
     }
   };
+
+  // the walk of a 1,000-reading task is rendered as a transition too (in slices, not one long task)
+  const openTask = (taskId: string | null) => startTransition(() => setOpen(taskId));
 
   /** Off the device: the task and its sent captures (the tasks page offers it only when nothing of it waits or was refused). */
   const remove = async (taskId: string) => {
@@ -138,7 +148,7 @@ export function ReaderApp({ db, owner, sync, mapStyle, online, newKey, onSignOut
             {current ? (
               <WalkPage downloaded={current} captures={captures} position={position} mapStyle={mapStyle} now={Date.now} onCapture={capture(current)} onBack={() => setOpen(null)} />
             ) : (
-              <TasksPage assigned={assigned} downloaded={downloaded} captures={captures} now={now} busy={busy} onDownload={(t) => void download(t)} onOpen={setOpen} onRemove={(id) => void remove(id)} />
+              <TasksPage assigned={assigned} downloaded={downloaded} captures={captures} now={now} busy={busy} onDownload={(t) => void download(t)} onOpen={openTask} onRemove={(id) => void remove(id)} />
             )}
           </Stack>
         </Container>

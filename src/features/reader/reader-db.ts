@@ -24,6 +24,13 @@ interface ReaderSchema extends DBSchema {
 
 export const READER_DB = 'tidewatch-reader';
 
+/** A downloaded task as a sent capture's answer leaves it: that reading as the server recorded it, and the task's progress. */
+export const withAnswer = (t: DownloadedTask, answer: MeterReadingAnswer): DownloadedTask => ({
+  ...t,
+  task: answer.task,
+  readings: t.readings.map((r) => (r.id === answer.reading.id ? answer.reading : r)),
+});
+
 /** The reader app's device storage (IndexedDB through idb): downloaded tasks, the capture queue, the owner. */
 export class ReaderDb {
   private constructor(private readonly db: IDBPDatabase<ReaderSchema>) {}
@@ -60,7 +67,7 @@ export class ReaderDb {
   async putAnswer(taskId: string, answer: MeterReadingAnswer): Promise<void> {
     const tx = this.db.transaction('tasks', 'readwrite');
     const t = await tx.store.get(taskId);
-    if (t) await tx.store.put({ ...t, task: answer.task, readings: t.readings.map((r) => (r.id === answer.reading.id ? answer.reading : r)) }, taskId);
+    if (t) await tx.store.put(withAnswer(t, answer), taskId);
     await tx.done;
   }
 

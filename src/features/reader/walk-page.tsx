@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useMemo, useState } from 'react';
 import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
 import { previousReadingOf, type MeterReading, type MeterReadingRecord, type Position } from '../../contract/route.schema';
 import type { Capture } from '../../../machines/reader-sync.machine';
@@ -43,6 +43,9 @@ export function WalkPage({ downloaded, captures, position, mapStyle, now, onCapt
   const [index, setIndex] = useState(firstLeft);
   const [query, setQuery] = useState('');
   const [showMap, setShowMap] = useState(false);
+  // opening the walk paints the meter's card first; the record form follows in a second render
+  // (React's deferred value: a transition), so the two are two short tasks rather than one long one
+  const formShown = useDeferredValue(true, false);
   const progress = taskProgress(readings, byReading);
   const nearest = position ? nearestUnread(readings, byReading, position) : undefined;
   const found = useMemo(() => (query.trim() ? searchReadings(readings, query).slice(0, 8) : []), [readings, query]);
@@ -130,9 +133,11 @@ export function WalkPage({ downloaded, captures, position, mapStyle, now, onCapt
         </Alert>
       )}
       {state === 'unread' ? (
-        <Card withBorder padding="md">
-          <RecordForm key={r.id} reading={r} position={position} now={now} onCapture={(body) => capture_(r, body)} />
-        </Card>
+        formShown && (
+          <Card withBorder padding="md">
+            <RecordForm key={r.id} reading={r} position={position} now={now} onCapture={(body) => capture_(r, body)} />
+          </Card>
+        )
       ) : (
         capture && capture.status !== 'refused' && (
           <Text size="sm">
