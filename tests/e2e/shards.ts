@@ -19,7 +19,7 @@ const WEIGHT: Record<string, number> = {
   'notifications.test.ts': 90,
   'routes.test.ts': 85,
   'org-settings.test.ts': 83,
-  'reader.test.ts': 80,
+  'reader.test.ts': 85,
   'user-settings.test.ts': 76,
   'map.test.ts': 80,
   'fleet.test.ts': 50,
