@@ -11,8 +11,12 @@
 // sensors drawn (deck.gl's first instanced WebGL draw: MapLibre draws nothing instanced), the
 // notifications page's first cards, and the compact list's bytes on the wire and server time (the
 // data worker's resource timing and the response's Server-Timing).
-// BENCH_FLEET_MAX=10000 skips the 100,000 size; BENCH_FLEET_RUNS pages per size (default 5);
+// Live: 1,000 uplinks/s for 30 s from ingest's generator (bench/ingest-load.ts, its own process,
+// 10,000 of the fleet's sensors) with the sensors page open, a visible row's uplink timed to the
+// screen every 5 s. BENCH_FLEET_MAX=10000 skips the 100,000 size (live then runs at 10,000);
+// BENCH_FLEET_LIVE_SECONDS (0 skips it); BENCH_FLEET_RUNS pages per size (default 5);
 // BENCH_TRACE=profile: V8's profiles of the main thread and PostgreSQL's plan of the list (stderr).
+import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -20,17 +24,42 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_LAUNCH, signIn } from '../tests/e2e/browser';
 import { scratchPostgres, type ScratchDatabase } from '../tests/server/scratch-postgres';
-import { seedFleet } from '../server/cli/seed-fleet';
+import { fleetSerial, seedFleet } from '../server/cli/seed-fleet';
+import { deriveDeviceKey } from '../server/seed/device-keys';
 import { openDb, type Queryable } from '../server/db/db';
 import { SUMMARY_SQL } from '../server/gateway/sensors.routes';
 import { SEARCH_DEBOUNCE_MS } from '../src/domain/sensor-search';
 import { median, type BenchRow } from './bench-kit';
+import type { LoadJob, LoadResult } from './ingest-load';
 import { profileMainThread } from './chart-page';
 import { startYearServer } from './chart-year.bench';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const RUNS = Math.max(Number(process.env.BENCH_FLEET_RUNS ?? 5), 1);
 const MAX = Number(process.env.BENCH_FLEET_MAX ?? 100_000);
+/** The live phase's seconds at 1,000 uplinks/s (0 skips it). */
+const LIVE_SECONDS = Number(process.env.BENCH_FLEET_LIVE_SECONDS ?? 30);
+const LIVE_RATE = 1_000;
+
+/** Ingest's load generator (bench/ingest-load.ts) in a process of its own; resolves once it is ready. */
+function generator(): Promise<{ run(job: LoadJob): Promise<LoadResult> }> {
+  const gen = fork(new URL('./ingest-load.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    gen.once('error', reject);
+    gen.once('message', () =>
+      resolve({
+        run: (job) =>
+          new Promise((done) => {
+            gen.once('message', (res) => {
+              gen.kill();
+              done(res as LoadResult);
+            });
+            gen.send(job);
+          }),
+      }),
+    );
+  });
+}
 const ORG = '/org/riverbend-water';
 const DEMO = 10;
 /** BENCH_TRACE=profile: V8's profile of the main thread of each full sensors page's load, scroll and search (stderr). */
@@ -323,6 +352,110 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * Live: `rate` uplinks a second over HTTP for `seconds`, spread over the fleet (sensor 1 + k * 7919
+ * mod n), with the sensors page open; every 5 s one more to the third row on screen, timed from
+ * its send to the frame its new level shows in. Returns the long tasks meanwhile, those times, and
+ * the uplinks sent and refused.
+ */
+async function live(browser: Browser, side: Side, db: Queryable, n: number, rate: number, seconds: number) {
+  const secret = (await db.query<{ value: string }>(`SELECT value FROM app_meta WHERE key = 'demo_device_secret'`))[0]!.value;
+  const page = await openTab(browser, side);
+  try {
+    await page.goto(`${side.url}${ORG}/sensors`, { waitUntil: 'commit' });
+    await seen(page, 'rows');
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 2_000))); // the organisation's live subscription settles
+    const visible = (await page.locator('[role=list][aria-label=Sensors] [aria-posinset="3"][data-serial]').getAttribute('data-serial'))!;
+    const { offset } = (await db.query<{ offset: number }>(`SELECT (display_info->>'offsetMeasurement')::float8 AS offset FROM sensors WHERE serial = $1`, [visible]))[0]!;
+    const send = (serial: string, rawDistance: number) =>
+      fetch(`${side.url}/ingest/uplink`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Device-Key': deriveDeviceKey(secret, serial) },
+        body: JSON.stringify({ serial, measurements: [{ time: Date.now(), rawDistance }] }),
+      }).then((r) => void r.body?.cancel());
+    // the load from ingest's generator in a process of its own (open loop, over HTTP), 10,000 sensors spread over the fleet
+    const step = Math.max(1, Math.floor(n / 10_000));
+    const sensors = Array.from({ length: Math.floor(n / step) }, (_, j) => fleetSerial(1 + j * step)).map((serial) => ({ serial, key: deriveDeviceKey(secret, serial) }));
+    const gen = await generator();
+    const t0 = await page.evaluate(() => performance.now());
+    const shown: number[] = [];
+    const start = Date.now();
+    // the visible row's probes run beside the load, which never waits for them
+    const probes = (async () => {
+      for (let at = 5_000; at < seconds * 1000; at += 5_000) {
+        await new Promise((r) => setTimeout(r, start + at - Date.now()));
+        const mm = 1_000 + shown.length * 111;
+        await page.evaluate(
+          ([serial, text]) => {
+            const w = window as unknown as { liveShown?: number };
+            w.liveShown = undefined;
+            const check = () => {
+              const row = document.querySelector(`[role=list][aria-label=Sensors] [data-serial="${serial}"]`);
+              if (row?.textContent?.includes(text)) w.liveShown = Date.now();
+              else requestAnimationFrame(check);
+            };
+            requestAnimationFrame(check);
+          },
+          [visible, `${(mm / 1000).toFixed(3)} m`] as const,
+        );
+        const sentAt = Date.now();
+        void send(visible, offset - mm);
+        const got = await page
+          .waitForFunction(() => (window as unknown as { liveShown?: number }).liveShown, null, { polling: 50, timeout: 10_000 })
+          .then(() => page.evaluate(() => (window as unknown as { liveShown: number }).liveShown))
+          .catch(() => NaN);
+        shown.push(got - sentAt);
+      }
+    })();
+    const job = {
+      port: Number(new URL(side.url).port),
+      sensors,
+      rate,
+      seconds,
+      warmupSeconds: 0,
+      dataStart: Date.now() - 10 * 60_000,
+      seq: sensors.map(() => 0),
+    };
+    let load!: LoadResult;
+    if (PROFILE) await profileMainThread(page, `live at ${n.toLocaleString('en-GB')}`, async (begin) => {
+      await begin();
+      load = await gen.run(job);
+    });
+    else load = await gen.run(job);
+    const elapsed = (Date.now() - start) / 1000;
+    await probes;
+    const long = await longSince(page, t0);
+    await proveObserver(page);
+    return { long, shown, sent: load.sent, rate: (load.completedInWindow / load.windowMs) * 1000, errors: load.errors.length + load.unanswered, seconds: elapsed, visible };
+  } finally {
+    await page.context().close();
+  }
+}
+
+/** The live phase's rows (none when it was skipped). */
+function liveRows(lv: Awaited<ReturnType<typeof live>> | undefined, size: string): BenchRow[] {
+  if (!lv) return [];
+  process.stderr.write(`  live at ${size}: ${lv.sent.toLocaleString('en-GB')} uplinks in ${lv.seconds.toFixed(1)} s, ${lv.rate.toFixed(0)}/s acked, ${lv.errors} failed or unanswered; row ${lv.visible} showed its new level after ${fmt(lv.shown)} ms; tasks over 50 ms ${fmt(lv.long.filter((d) => d > 50)) || 'none'}\n`);
+  return [
+    {
+      bench: '22 fleet',
+      what: `live: ${LIVE_RATE.toLocaleString('en-GB')} uplinks/s over the fleet for ${LIVE_SECONDS} s, sensors page open at ${size}: longest main-thread task (ms; ${lv.long.filter((d) => d > 50).length} over 50 ms)`,
+      ours: Math.max(0, ...lv.long),
+      baseline: 50,
+      target: { kind: 'cost', value: 1 },
+      note: `${lv.sent.toLocaleString('en-GB')} sent, ${lv.rate.toFixed(0)}/s acked, ${lv.errors} failed or unanswered`,
+    },
+    {
+      bench: '22 fleet',
+      what: `live: a visible row's new level on screen after its uplink, slowest of ${lv.shown.length}, vs 2,000 ms`,
+      ours: Math.max(...lv.shown.map((x) => (Number.isNaN(x) ? Infinity : x))),
+      baseline: 2_000,
+      target: { kind: 'cost', value: 1 },
+      note: `${fmt(lv.shown)} ms`,
+    },
+  ];
+}
+
 async function startSide(browser: Browser, db: ScratchDatabase) {
   const port = await freePort();
   const server = await startYearServer({
@@ -413,6 +546,7 @@ export async function run(): Promise<BenchRow[]> {
     };
     rows.push(tasksRow('10,000', ten[0]));
     if (MAX < 100_000) {
+      if (LIVE_SECONDS > 0) rows.push(...liveRows(await live(browser, fleet.side, db, 10_000, LIVE_RATE, LIVE_SECONDS), '10,000'));
       await db.close();
       process.stderr.write(`  load average (1 min): ${loads.join('; ')}\n`);
       return rows;
@@ -438,8 +572,10 @@ export async function run(): Promise<BenchRow[]> {
       const l = maps[i].list!;
       process.stderr.write(`  map page ${i + 1}: list sent at ${l.sent.toFixed(0)}, last byte ${l.lastByte.toFixed(0)}, first sensors drawn at ${maps[i].ms.toFixed(0)} ms, tasks over 50 ms ${fmt(maps[i].long.filter((d) => d > 50))}; notifications page: first cards at ${cards[i].ms.toFixed(0)} ms, tasks over 50 ms ${fmt(cards[i].long.filter((d) => d > 50))}\n`);
     }
-    load('end');
     const [{ n: notifications }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM notifications`);
+    load('before the live phase');
+    const lv = LIVE_SECONDS > 0 ? await live(browser, fleet.side, db, 100_000, LIVE_RATE, LIVE_SECONDS) : undefined;
+    load('end');
     await db.close();
     const hList = h.list;
     const search = median(h.search);
@@ -501,6 +637,7 @@ export async function run(): Promise<BenchRow[]> {
         baseline: 50,
         target: { kind: 'cost', value: 1 },
       },
+      ...liveRows(lv, '100,000'),
       {
         bench: '22 fleet',
         what: `seeding (seedFleet on PostgreSQL): 100,000 sensors and 100,000 notifications vs 60 s`,
