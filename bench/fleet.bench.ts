@@ -353,10 +353,10 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Live: `rate` uplinks a second over HTTP for `seconds`, spread over the fleet (sensor 1 + k * 7919
- * mod n), with the sensors page open; every 5 s one more to the third row on screen, timed from
- * its send to the frame its new level shows in. Returns the long tasks meanwhile, those times, and
- * the uplinks sent and refused.
+ * Live: `rate` uplinks a second over HTTP for `seconds` from ingest's generator (its own process)
+ * over 10,000 of the fleet's n sensors, every (n / 10,000)th, with the sensors page open; every 5 s
+ * one more to the third row on screen, timed from its send to the frame its new level shows in.
+ * Returns the long tasks meanwhile, those times, the uplinks sent, the rate acked and the failures.
  */
 async function live(browser: Browser, side: Side, db: Queryable, n: number, rate: number, seconds: number) {
   const secret = (await db.query<{ value: string }>(`SELECT value FROM app_meta WHERE key = 'demo_device_secret'`))[0]!.value;
