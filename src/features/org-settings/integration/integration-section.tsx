@@ -2,11 +2,13 @@ import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { IconBook2 } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import type { SettingsSectionProps } from '../section-types';
+import { NetworkCallbacks } from './network-callbacks';
 import { SelectableField } from './selectable-field';
 
 /**
  * Integration (organisation-and-routes 2.1, 7.2; managers, when the organisation has a REST API):
- * the organisation id, API key and token, read from the organisation, and the API documentation.
+ * the organisation id, API key and token, read from the organisation, and the API documentation;
+ * then the Sigfox and Myriota callbacks (issue 39).
  */
 export default function IntegrationSection({ org }: SettingsSectionProps) {
   return (
@@ -23,6 +25,7 @@ export default function IntegrationSection({ org }: SettingsSectionProps) {
           API documentation
         </Anchor>
       </Group>
+      <NetworkCallbacks orgId={org.id} />
     </Stack>
   );
 }
