@@ -33,6 +33,25 @@ export async function pickRange(page: Page, first: DateTime, last: DateTime, ope
 }
 
 /**
+ * Keeps the page's main thread busy for `ms` in a task of the page's own (a timer), not inside the
+ * DevTools protocol's evaluation, which Chromium does not always report as a task: the long task a
+ * benchmark makes to prove its longtask observer sees one.
+ */
+export async function busyTask(page: Page, ms: number): Promise<void> {
+  await page.evaluate(
+    (d) =>
+      new Promise<void>((resolve) =>
+        setTimeout(() => {
+          const until = performance.now() + d;
+          while (performance.now() < until);
+          resolve();
+        }, 0),
+      ),
+    ms,
+  );
+}
+
+/**
  * Starts recording long tasks in the page, and proves the observer sees one (or its zero means
  * nothing): a deliberate busy task before the clock starts, longer on each of three tries (on
  * this shared machine the first report has been seen to go missing).
@@ -44,19 +63,7 @@ export async function observeLongTasks(page: Page): Promise<void> {
     new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push({ start: e.startTime, duration: e.duration }))).observe({ type: 'longtask' });
   });
   for (const busy of [80, 200, 400]) {
-    // the busy loop runs as a task of the page's own (a timer), not inside the DevTools protocol's
-    // evaluation, which Chromium does not always report as a task
-    await page.evaluate(
-      (ms) =>
-        new Promise<void>((resolve) =>
-          setTimeout(() => {
-            const until = performance.now() + ms;
-            while (performance.now() < until);
-            resolve();
-          }, 0),
-        ),
-      busy,
-    );
+    await busyTask(page, busy);
     const seen = await page
       .waitForFunction(() => (window as unknown as { longTasks?: unknown[] }).longTasks?.length, null, { timeout: 10_000 })
       .then(() => true)

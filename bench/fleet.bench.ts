@@ -16,7 +16,6 @@
 // screen every 5 s. BENCH_FLEET_MAX=10000 skips the 100,000 size (live then runs at 10,000);
 // BENCH_FLEET_LIVE_SECONDS (0 skips it); BENCH_FLEET_RUNS pages per size (default 5);
 // BENCH_TRACE=profile: V8's profiles of the main thread and PostgreSQL's plan of the list (stderr).
-import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -30,9 +29,10 @@ import { openDb, type Queryable } from '../server/db/db';
 import { SUMMARY_SQL } from '../server/gateway/sensors.routes';
 import { SEARCH_DEBOUNCE_MS } from '../src/domain/sensor-search';
 import { median, type BenchRow } from './bench-kit';
-import type { LoadJob, LoadResult } from './ingest-load';
-import { profileMainThread } from './chart-page';
+import type { LoadResult } from './ingest-load';
+import { busyTask, profileMainThread } from './chart-page';
 import { startYearServer } from './chart-year.bench';
+import { generator } from './ingest.bench';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const RUNS = Math.max(Number(process.env.BENCH_FLEET_RUNS ?? 5), 1);
@@ -41,25 +41,6 @@ const MAX = Number(process.env.BENCH_FLEET_MAX ?? 100_000);
 const LIVE_SECONDS = Number(process.env.BENCH_FLEET_LIVE_SECONDS ?? 30);
 const LIVE_RATE = 1_000;
 
-/** Ingest's load generator (bench/ingest-load.ts) in a process of its own; resolves once it is ready. */
-function generator(): Promise<{ run(job: LoadJob): Promise<LoadResult> }> {
-  const gen = fork(new URL('./ingest-load.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    gen.once('error', reject);
-    gen.once('message', () =>
-      resolve({
-        run: (job) =>
-          new Promise((done) => {
-            gen.once('message', (res) => {
-              gen.kill();
-              done(res as LoadResult);
-            });
-            gen.send(job);
-          }),
-      }),
-    );
-  });
-}
 const ORG = '/org/riverbend-water';
 const DEMO = 10;
 /** BENCH_TRACE=profile: V8's profile of the main thread of each full sensors page's load, scroll and search (stderr). */
@@ -139,17 +120,7 @@ async function longSince(page: Page, since = 0): Promise<number[]> {
 async function proveObserver(page: Page): Promise<void> {
   for (const busy of [80, 200, 400]) {
     const t = await page.evaluate(() => performance.now());
-    await page.evaluate(
-      (ms) =>
-        new Promise<void>((resolve) =>
-          setTimeout(() => {
-            const until = performance.now() + ms;
-            while (performance.now() < until);
-            resolve();
-          }, 0),
-        ),
-      busy,
-    );
+    await busyTask(page, busy);
     if ((await longSince(page, t)).length) return;
   }
   throw new Error(`the longtask observer saw none of three long tasks at ${page.url()}`);

@@ -46,8 +46,8 @@ interface RunOut {
   batch: { mean: number; largest: number };
 }
 
-/** Starts the generator process; resolves once it is ready, with its pid and the result to come. */
-function generator(): Promise<{ pid: number; run(job: LoadJob): Promise<LoadResult> }> {
+/** Starts the generator process (bench/ingest-load.ts); resolves once it is ready, with its pid and the result to come. The fleet group's live phase uses it too. */
+export function generator(): Promise<{ pid: number; run(job: LoadJob): Promise<LoadResult> }> {
   const gen = fork(new URL('./ingest-load.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     gen.once('error', reject);
