@@ -31,7 +31,9 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
-          exclude: ['tests/server/identity-flood.test.ts'],
+          // one new PGlite cluster, dumped: each test's PGlite database starts from it (harness.ts freshDb)
+          globalSetup: ['tests/server/pglite-cluster.ts'],
+          exclude: ['tests/server/identity-flood.test.ts', 'tests/server/ingest-hot.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -40,10 +42,11 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // a timed property (issue 9's flood test), run with nothing else on the machine's cores
+          // a timed property (issue 9's flood test) and the sensors table's in-place rewrites (issue 10),
+          // run with nothing else on the machine's cores or on the shared PostgreSQL
           name: 'server-alone',
           env: { TEST_SCRYPT_LOG2_N: '' },
-          include: ['tests/server/identity-flood.test.ts'],
+          include: ['tests/server/identity-flood.test.ts', 'tests/server/ingest-hot.test.ts'],
           environment: 'node',
           fileParallelism: false,
           testTimeout: 120_000,
@@ -57,7 +60,7 @@ export default defineConfig({
           env: { TEST_SCRYPT_LOG2_N: '' },
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['tests/e2e/global-setup.ts'],
+          globalSetup: ['tests/e2e/global-setup.ts', 'tests/server/pglite-cluster.ts'],
           fileParallelism: false,
           // A browser against a real server: what a user waits for may take seconds on a busy machine.
           expect: { poll: { timeout: 15_000 } },

@@ -21,7 +21,15 @@ export type YearServerRequest =
   | { op: 'profileStart' }
   | { op: 'profileStop'; file: string };
 
+// the benchmark died without stopping us (a signal, a crash): its IPC channel closes, and no server
+// is left behind, even one still starting
+const running: { server?: Awaited<ReturnType<typeof startServer>> } = {};
+const shutDown = () => void (running.server?.stop() ?? Promise.resolve()).then(() => process.exit(0), () => process.exit(1));
+process.on('disconnect', shutDown);
+process.on('SIGTERM', shutDown);
 const server = await startServer(loadConfig(), { background: false });
+running.server = server;
+if (!process.connected) shutDown();
 const db = server.ctx.db;
 let inspector: Session | undefined;
 
@@ -60,7 +68,4 @@ process.on('message', (msg) => {
     (err: Error) => process.send!({ id, error: err.message }),
   );
 });
-process.on('SIGTERM', () => {
-  void server.stop().then(() => process.exit(0));
-});
-process.send!({ ready: server.url, kind: db.kind });
+if (process.connected) process.send!({ ready: server.url, kind: db.kind });

@@ -85,12 +85,20 @@ export async function startYearServer(env: Record<string, string>) {
       child.send({ id, ...req });
     });
   const stop = async () => {
-    if (child.exitCode !== null) return;
+    if (child.exitCode !== null || child.signalCode !== null) return;
     child.removeAllListeners('exit');
+    const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    // a server that does not finish its shutdown in time is killed: a benchmark leaves nothing running
+    const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(force);
   };
-  return { url, kind, ask, stop };
+  /** Kills the server at once (a benchmark interrupted by a signal). */
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  return { url, kind, ask, stop, kill };
 }
 
 export async function run(): Promise<BenchRow[]> {
@@ -287,6 +295,33 @@ export async function run(): Promise<BenchRow[]> {
     const fivePoints = Object.values(fiveStats.held).reduce((a, b) => Math.max(a, b), 0);
     const fiveWorst = fiveLong.length ? Math.max(...fiveLong) : 0;
 
+    // Issue 38: the same sensor as a tank: the usage pane analyses the five years (and the 13 weeks
+    // before) in the worker once the chart is drawn; the main thread only shows it
+    await query(`UPDATE sensors SET conversion_configs = '[{"type":"VOLUME_CYLINDER","diameter":2.5}]'::jsonb, display_info = display_info || '{"offsetMeasurement":3000}'::jsonb WHERE id = $1`, [five.id]);
+    const usageTimes: number[] = [];
+    const usageLong: number[] = [];
+    let usageUnobserved = 0;
+    for (let i = 0; i < FIVE_RUNS; i++) {
+      const { page, observed } = await openSensor(browser, server.url, FIVE_SERIAL, false);
+      if (!observed) usageUnobserved++;
+      const t0 = await pickRange(page, fiveFirst, today, today);
+      await drawnSince(page, t0, fiveFirst.toMillis());
+      await page.waitForSelector(`[data-testid=usage-pane][data-kind=volume][data-start="${fiveFirst.toMillis()}"]`, { timeout: 300_000 });
+      // the frame that paints the pane, then what it sets off
+      const r = await page.evaluate(async (t) => {
+        await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+        await new Promise((res) => setTimeout(res, 300));
+        const w = window as unknown as { longTasks: { start: number; duration: number }[] };
+        const shown = performance.now();
+        return { ms: shown - 300 - t, long: w.longTasks.filter((x) => x.start + x.duration >= t).map((x) => x.duration) };
+      }, t0);
+      usageTimes.push(r.ms);
+      usageLong.push(...r.long);
+      process.stderr.write(`  five years' usage run ${i + 1}: shown ${r.ms.toFixed(0)} ms after the pick, longest task ${Math.max(0, ...r.long).toFixed(0)} ms\n`);
+      await page.context().close();
+    }
+    const usageWorst = usageLong.length ? Math.max(...usageLong) : 0;
+
     return [
       ...rowsOfYear,
       {
@@ -301,6 +336,13 @@ export async function run(): Promise<BenchRow[]> {
         bench: '6 five years',
         what: `longest main-thread task while five years load and draw (ms; ${fiveLong.filter((d) => d > 50).length} over 50 ms${fiveUnobserved ? `; the observer could not be proven in ${fiveUnobserved} of ${FIVE_RUNS} runs: not measured` : ''})`,
         ours: fiveUnobserved ? NaN : fiveWorst,
+        baseline: 50,
+        target: { kind: 'cost', value: 1 },
+      },
+      {
+        bench: '6 five years',
+        what: `longest main-thread task from choosing five years of a tank to its usage pane shown (ms; median ${median(usageTimes).toFixed(0)} ms to the pane; ${usageLong.filter((d) => d > 50).length} over 50 ms${usageUnobserved ? `; the observer could not be proven in ${usageUnobserved} of ${FIVE_RUNS} runs: not measured` : ''})`,
+        ours: usageUnobserved ? NaN : usageWorst,
         baseline: 50,
         target: { kind: 'cost', value: 1 },
       },

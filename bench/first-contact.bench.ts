@@ -3,8 +3,9 @@
 // the performance score on desktop and mobile for /login and a signed-in dashboard, JavaScript
 // transferred (compressed bytes on the wire) for both, and /login's largest contentful paint.
 // Lighthouse's mobile profile simulates a slow 4G phone (Lantern), its desktop profile a fast
-// cable line: the scores are the same measure a customer's Lighthouse gives.
-import { mkdtempSync } from 'node:fs';
+// cable line: the scores are the same measure a customer's Lighthouse gives. BENCH_LH_REPORT=dir
+// keeps each run's Lighthouse report (JSON) there, to find what a score lost on.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
@@ -38,47 +39,101 @@ async function clearCache(port: number) {
 }
 
 /** One Lighthouse run of a URL in the already running Chromium, its cache emptied first (its storage kept: the sign-in stays). */
-async function audit(port: number, url: string, profile: 'desktop' | 'mobile'): Promise<Audit> {
+async function auditOnce(port: number, url: string, profile: 'desktop' | 'mobile', reportFile?: string): Promise<Audit> {
   await clearCache(port);
   const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true }, profile === 'desktop' ? desktopConfig : undefined);
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   const lhr = result.lhr;
+  if (reportFile) writeFileSync(reportFile, JSON.stringify(lhr));
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
   const requests = (lhr.audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
   const scriptBytes = requests.filter((r) => r.resourceType === 'Script').reduce((n, r) => n + (r.transferSize ?? 0), 0);
   return { score: Math.round((lhr.categories.performance.score ?? 0) * 100), lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN, scriptKiB: scriptBytes / 1024 };
 }
 
+/**
+ * Kills what `cleanup` names when the process is told to stop (Ctrl-C, `timeout`, a closed
+ * terminal), then exits with the signal's code; returns the removal of the handlers.
+ */
+function onStopSignal(cleanup: () => void): () => void {
+  const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((sig) => {
+    const h = () => {
+      cleanup();
+      process.exit(128 + (sig === 'SIGINT' ? 2 : sig === 'SIGTERM' ? 15 : 1));
+    };
+    process.once(sig, h);
+    return () => process.removeListener(sig, h);
+  });
+  return () => handlers.forEach((off) => off());
+}
+
+/** Lighthouse normally ends a stuck run itself (PROTOCOL_TIMEOUT); this bounds a run that does not. */
+const AUDIT_TIMEOUT_MS = Number(process.env.BENCH_LH_TIMEOUT_MS ?? 240_000);
+
 export async function run(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tw-bench21-'));
-  const server = await startYearServer({
-    PORT: process.env.BENCH_PORT ?? '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: join(dir, 'db'),
-    SIMULATOR: 'false',
-    LOG_LEVEL: 'warn',
-    ...(process.env.STATIC_DIR ? { STATIC_DIR: process.env.STATIC_DIR } : {}),
-  });
-  const chrome = await chromeLauncher.launch({
-    chromePath: CHROMIUM_LAUNCH.executablePath,
-    chromeFlags: ['--headless=new', ...CHROMIUM_LAUNCH.args],
+  const reports = process.env.BENCH_LH_REPORT;
+  if (reports) mkdirSync(reports, { recursive: true });
+  let chrome: chromeLauncher.LaunchedChrome | undefined;
+  let server: Awaited<ReturnType<typeof startYearServer>> | undefined;
+  // the server and Chromium go in every path: a result, a Lighthouse error (PROTOCOL_TIMEOUT among
+  // them), a failed launch, or a signal (chrome-launcher's own SIGINT handler would leave the server)
+  const offSignals = onStopSignal(() => {
+    chrome?.kill();
+    chromeLauncher.killAll(); // one still launching
+    server?.kill(); // one still starting exits when this process's IPC channel closes (chart-year-server.ts)
   });
   try {
+    server = await startYearServer({
+      PORT: process.env.BENCH_PORT ?? '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: join(dir, 'db'),
+      SIMULATOR: 'false',
+      LOG_LEVEL: 'warn',
+      ...(process.env.STATIC_DIR ? { STATIC_DIR: process.env.STATIC_DIR } : {}),
+    });
+    chrome = await chromeLauncher.launch({
+      chromePath: CHROMIUM_LAUNCH.executablePath,
+      chromeFlags: ['--headless=new', ...CHROMIUM_LAUNCH.args],
+      handleSIGINT: false,
+    });
+    const port = chrome.port;
+    const audit = async (path: string, profile: 'desktop' | 'mobile', name: string) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Lighthouse did not finish ${path} (${profile}) in ${AUDIT_TIMEOUT_MS} ms`)), AUDIT_TIMEOUT_MS);
+      });
+      // on a busy machine Lighthouse sometimes misses the navigation's start in its trace (NO_NAVSTART): such a run is measured again, once
+      const once = () => auditOnce(port, `${server!.url}${path}`, profile, reports && join(reports, `${name}.json`));
+      const measured = once().catch((err: Error) => {
+        if (!/NO_NAVSTART/.test(err.message)) throw err;
+        process.stderr.write(`  ${name}: Lighthouse missed the navigation's start (NO_NAVSTART); measuring again\n`);
+        return once();
+      });
+      try {
+        return await Promise.race([measured, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
     const runs: Record<string, Audit[]> = { loginDesktop: [], loginMobile: [], dashDesktop: [], dashMobile: [] };
     // /login first, signed out: what a new customer's first visit loads
     for (let i = 0; i < RUNS; i++) {
-      runs.loginDesktop.push(await audit(chrome.port, `${server.url}/login`, 'desktop'));
-      runs.loginMobile.push(await audit(chrome.port, `${server.url}/login`, 'mobile'));
+      runs.loginDesktop.push(await audit('/login', 'desktop', `login-desktop-${i + 1}`));
+      runs.loginMobile.push(await audit('/login', 'mobile', `login-mobile-${i + 1}`));
     }
     // then signed in, in the same browser profile (Lighthouse keeps its storage)
-    const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
-    const page = await cdp.contexts()[0].newPage();
-    await signIn(page, server.url, 'owner@demo.test');
-    await page.close();
-    await cdp.close();
+    const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+    try {
+      const page = await cdp.contexts()[0].newPage();
+      await signIn(page, server.url, 'owner@demo.test');
+      await page.close();
+    } finally {
+      await cdp.close();
+    }
     for (let i = 0; i < RUNS; i++) {
-      runs.dashDesktop.push(await audit(chrome.port, `${server.url}${DASHBOARD}`, 'desktop'));
-      runs.dashMobile.push(await audit(chrome.port, `${server.url}${DASHBOARD}`, 'mobile'));
+      runs.dashDesktop.push(await audit(DASHBOARD, 'desktop', `dashboard-desktop-${i + 1}`));
+      runs.dashMobile.push(await audit(DASHBOARD, 'mobile', `dashboard-mobile-${i + 1}`));
     }
     const m = (k: string, f: (a: Audit) => number) => median(runs[k].map(f));
     for (const [k, a] of Object.entries(runs)) process.stderr.write(`  ${k}: scores ${a.map((x) => x.score).join(', ')}; LCP ${a.map((x) => x.lcpMs.toFixed(0)).join(', ')} ms; scripts ${a.map((x) => x.scriptKiB.toFixed(0)).join(', ')} KiB\n`);
@@ -100,7 +155,9 @@ export async function run(): Promise<BenchRow[]> {
       { bench: '21 first contact', what: "/login's largest contentful paint, desktop profile, vs 1.0 s", ours: m('loginDesktop', (a) => a.lcpMs), baseline: 1000, target: { kind: 'cost', value: 1 } },
     ];
   } finally {
-    chrome.kill();
-    await server.stop();
+    chrome?.kill();
+    await server?.stop();
+    offSignals();
+    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -24,7 +24,8 @@ async function bundle(): Promise<Map<string, { body: string | Uint8Array; type: 
     import { createFleetMap, DECK_LAYER_GROUP } from '/src/shared/fleet-map-core.ts';
     import { createBaseMap, maplibregl } from '/src/shared/base-map.ts';
     import { STATUS_RGBA } from '/src/shared/sensor-layers.ts';
-    window.bench = { createFleetMap, createBaseMap, DECK_LAYER_GROUP, maplibregl, STATUS_RGBA };
+    import { FleetMapIndex } from '/workers/fleet-map.ts';
+    window.bench = { createFleetMap, createBaseMap, DECK_LAYER_GROUP, maplibregl, STATUS_RGBA, FleetMapIndex };
   `;
   const out = (await viteBuild({
     root,
@@ -90,7 +91,8 @@ export async function run(): Promise<BenchRow[]> {
     const session = (kind: Kind, points: ReturnType<typeof sensors>) =>
       page.evaluate(
         async ({ kind, points, styleUrl }) => {
-          type Fleet = { map: MapLike; setPoints(p: unknown[]): void; fitAll(): void; destroy(): void };
+          type Fleet = { map: MapLike; refresh(): void; fitView(v: unknown): void; destroy(): void };
+          type Index = { items(z: number, b: unknown): unknown; expansionZoom(g: number, c: number): number | null; overview: { view: unknown } };
           type MapLike = {
             once(e: string, f: () => void): void;
             jumpTo(v: unknown): void;
@@ -101,17 +103,19 @@ export async function run(): Promise<BenchRow[]> {
             painter: { drawFunctions: { sky: { skipsTransparent?: true } } };
             _render(t: number): unknown;
           };
-          const b = (window as unknown as { bench: { DECK_LAYER_GROUP: string; createFleetMap(el: HTMLElement, o: unknown): Fleet; createBaseMap(el: HTMLElement, style: string, view: unknown): MapLike; maplibregl: { Marker: new (o: unknown) => { setLngLat(p: unknown): { addTo(m: MapLike): unknown } } }; STATUS_RGBA: Record<string, number[]> } }).bench;
+          const b = (window as unknown as { bench: { FleetMapIndex: { build(p: unknown[]): Index }; DECK_LAYER_GROUP: string; createFleetMap(el: HTMLElement, o: unknown): Fleet; createBaseMap(el: HTMLElement, style: string, view: unknown): MapLike; maplibregl: { Marker: new (o: unknown) => { setLngLat(p: unknown): { addTo(m: MapLike): unknown } } }; STATUS_RGBA: Record<string, number[]> } }).bench;
           const el = document.getElementById('m')!;
           const frame = () => new Promise<number>((r) => requestAnimationFrame(() => r(performance.now())));
           const t0 = performance.now();
           let map: MapLike;
           let fleet: Fleet | undefined;
           if (kind === 'ours') {
-            fleet = b.createFleetMap(el, { style: styleUrl, onSelect() {} });
+            // the index at hand, answering at once: the page's own map asks the data worker for the same items
+            const index = b.FleetMapIndex.build(points);
+            fleet = b.createFleetMap(el, { style: styleUrl, onSelect() {}, source: { items: (z: number, box: unknown) => index.items(z, box), expansionZoom: (g: number, c: number) => index.expansionZoom(g, c) } });
             map = fleet.map;
-            fleet.setPoints(points);
-            fleet.fitAll();
+            fleet.fitView(index.overview.view);
+            fleet.refresh();
           } else {
             // the base map alone, or with the sensors as DOM markers: the same base map (the product's
             // createBaseMap: style, zoom buttons, the full-screen passes it saves) and view

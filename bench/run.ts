@@ -1,6 +1,6 @@
 // npm run bench: runs every bench/*.bench.ts (each exports run(): Promise<BenchRow[]>), prints one
 // table with the ratio and PASS/FAIL per target, and exits non-zero when a target fails.
-// Optional arguments filter files by name: node --import tsx bench/run.ts m4 csv
+// Optional arguments name the groups to run, each a file's name without .bench.ts: node --import tsx bench/run.ts m4 csv
 import { readdirSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -8,10 +8,17 @@ import { passes, ratioOf, RUNS, type BenchFile, type BenchRow } from './bench-ki
 
 const dir = new URL('.', import.meta.url);
 const filters = process.argv.slice(2);
-const files = readdirSync(dir)
+const groups = readdirSync(dir)
   .filter((f) => f.endsWith('.bench.ts'))
-  .filter((f) => !filters.length || filters.some((x) => f.includes(x)))
+  .map((f) => f.slice(0, -'.bench.ts'.length))
   .sort();
+// a group by its whole name: `fleet` is benchmark 22 alone, not also fleet-search (19)
+const unknown = filters.filter((x) => !groups.includes(x));
+if (unknown.length) {
+  process.stderr.write(`no benchmark group ${unknown.map((x) => `"${x}"`).join(', ')}; the groups: ${groups.join(', ')}\n`);
+  process.exit(2);
+}
+const files = groups.filter((g) => !filters.length || filters.includes(g)).map((g) => `${g}.bench.ts`);
 
 const rows: BenchRow[] = [];
 let failedToRun = false;

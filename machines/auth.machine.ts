@@ -6,8 +6,8 @@ import { LOGIN_MESSAGES, MFA_MESSAGES, RESET_MESSAGES, loginErrorMessage, mfaCod
 /**
  * Authentication (monitoring-client 2.2 and 4): loading, then authenticated or not; login in
  * progress, ok, failed, new-password-required, waiting for the authenticator code (TOTP MFA) or
- * for the first code of an authenticator being set up (a user who must have MFA and has none);
- * a failed token check un-authenticates; logout
+ * for the first code of an authenticator being set up (a user who must have MFA and has none), then
+ * offering recovery codes for it before the app opens; a failed token check un-authenticates; logout
  * resets everything. Every call to the identity service or gateway is a named actor supplied at
  * the app edge with .provide() (Amplify + gateway) and replaced in tests.
  */
@@ -54,6 +54,8 @@ export type AuthEvent =
   | { type: 'LOGIN'; email: string; password: string }
   | { type: 'SUBMIT_NEW_PASSWORD'; password: string; confirmation: string }
   | { type: 'SUBMIT_TOTP'; code: string }
+  /** Past the recovery-codes offer that follows an authenticator set up at sign-in: into the app. */
+  | { type: 'CONTINUE' }
   | { type: 'FORGOT_PASSWORD' }
   | { type: 'REQUEST_CODE'; email: string }
   | { type: 'CONFIRM_RESET'; code: string; password: string; confirmation: string }
@@ -176,6 +178,15 @@ export const authMachine = setup({
         SESSION_EXPIRED: 'signingOut',
       },
     },
+    // An authenticator set up at sign-in is on and the sign-in is complete (its tokens are stored),
+    // but the account has no recovery codes yet: the login view offers them, as Account settings
+    // does, before the app opens. Not 'authenticated', so the signed-out pages keep the view.
+    recoveryCodesOffer: {
+      on: {
+        CONTINUE: 'loadingUser',
+        SESSION_EXPIRED: 'signingOut',
+      },
+    },
     signingOut: {
       entry: 'resetAll',
       invoke: {
@@ -266,7 +277,7 @@ export const authMachine = setup({
             id: 'confirmTotpSetup',
             src: 'confirmTotpSetup',
             input: ({ event }) => ({ code: event.type === 'SUBMIT_TOTP' ? event.code.replace(/\s/g, '') : '' }),
-            onDone: { target: '#auth.loadingUser', actions: assign({ totpSetup: null }) },
+            onDone: { target: '#auth.recoveryCodesOffer', actions: assign({ totpSetup: null }) },
             onError: [
               { guard: 'totpBackToLogin', target: 'login', actions: assign({ error: ({ event }) => mfaCodeError(event.error).message, totpSetup: null }) },
               { target: 'totpSetup', actions: assign({ error: ({ event }) => mfaCodeError(event.error).message }) },
@@ -346,13 +357,14 @@ export const authMachine = setup({
 });
 
 export type AuthSnapshot = SnapshotFrom<typeof authMachine>;
-export type AuthViewMode = 'LOGIN' | 'RESET' | 'NEW_PASSWORD' | 'TOTP' | 'TOTP_SETUP' | 'LOADING';
+export type AuthViewMode = 'LOGIN' | 'RESET' | 'NEW_PASSWORD' | 'TOTP' | 'TOTP_SETUP' | 'RECOVERY_CODES' | 'LOADING';
 
 /**
  * The login view's mode (monitoring-client 2.2): LOGIN, RESET, NEW_PASSWORD, TOTP (the authenticator
- * code), TOTP_SETUP (an authenticator to set up first) or LOADING.
+ * code), TOTP_SETUP (an authenticator to set up first), RECOVERY_CODES (offered once it is on) or LOADING.
  */
 export function authViewMode(s: AuthSnapshot): AuthViewMode {
+  if (s.matches('recoveryCodesOffer')) return 'RECOVERY_CODES';
   if (s.matches({ unauthenticated: 'reset' })) return 'RESET';
   if (s.matches({ unauthenticated: 'totpCode' })) return 'TOTP';
   if (s.matches({ unauthenticated: 'totpSetup' })) return 'TOTP_SETUP';

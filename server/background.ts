@@ -6,6 +6,7 @@ import { createTaskTimeoutJob } from './scheduler/task-timeout';
 import { createPartitionJob } from './scheduler/partitions';
 import { createMaintenanceJob } from './scheduler/maintenance';
 import { startExternalIngest } from './broker/external-ingest';
+import { createForecastAlarmJob } from './alarms/forecast';
 
 /**
  * Background jobs of one server process: the outbox dispatcher, the offline scheduler, the
@@ -20,6 +21,7 @@ export function startBackground(ctx: AppContext) {
   jobs.push(createTaskTimeoutJob(ctx).start());
   jobs.push(createPartitionJob(ctx).start());
   jobs.push(createMaintenanceJob(ctx).start());
+  jobs.push(createForecastAlarmJob(ctx).start());
   // with an external broker, devices publish there and the server takes their uplinks from it
   if (ctx.config.MQTT_URL) jobs.push(startExternalIngest(ctx, ctx.config.MQTT_URL));
   if (ctx.config.SIMULATOR && ctx.config.SEED_DEMO) jobs.push(startSimulator(ctx));

@@ -129,6 +129,10 @@ const schema = z.object({
   // a PMTiles v3 archive of vector tiles in the Protomaps basemap layout (the operator's region):
   // served at /map/streets.pmtiles with range requests, drawn as the Roadmap street map
   MAP_PMTILES_PATH: z.string().min(1).optional(),
+  // Myriota's message signature (docs/device-protocol.md): verify (the default outside the embedded demo) or off;
+  // certificates are fetched from security.myriota.com, or read from this directory (named as in CertificateUrl)
+  MYRIOTA_SIGNATURE: z.enum(['verify', 'off']).optional(),
+  MYRIOTA_CERTIFICATE_DIR: z.string().min(1).optional(),
   // street-address search: a Nominatim server's base URL, or a Photon server's endpoint ending in /api; unset: the bundled gazetteer (places only)
   GEOCODER_URL: url(['http', 'https']).optional(),
   // SMS through Twilio's Messages API; without these, SMS stay in the outbox (readable at /dev/mailbox)
@@ -144,10 +148,21 @@ const SMS_VARS = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as c
 function withDemoDefaults(c: z.output<typeof schema>): Config {
   const embedded = !c.DATABASE_URL && c.NODE_ENV !== 'production';
   const DEMO_MODE = c.DEMO_MODE ?? embedded;
-  return { ...c, DEMO_MODE, SEED_DEMO: c.SEED_DEMO ?? DEMO_MODE, STAGE: c.STAGE ?? (embedded ? 'development' : 'production') };
+  return {
+    ...c,
+    DEMO_MODE,
+    SEED_DEMO: c.SEED_DEMO ?? DEMO_MODE,
+    STAGE: c.STAGE ?? (embedded ? 'development' : 'production'),
+    MYRIOTA_SIGNATURE: c.MYRIOTA_SIGNATURE ?? (embedded ? 'off' : 'verify'),
+  };
 }
 
-export type Config = Omit<z.output<typeof schema>, 'DEMO_MODE' | 'SEED_DEMO' | 'STAGE'> & { DEMO_MODE: boolean; SEED_DEMO: boolean; STAGE: Stage };
+export type Config = Omit<z.output<typeof schema>, 'DEMO_MODE' | 'SEED_DEMO' | 'STAGE' | 'MYRIOTA_SIGNATURE'> & {
+  DEMO_MODE: boolean;
+  SEED_DEMO: boolean;
+  STAGE: Stage;
+  MYRIOTA_SIGNATURE: 'verify' | 'off';
+};
 
 export class ConfigError extends Error {}
 

@@ -17,4 +17,6 @@ export interface AppContext {
   membershipEnded?: (userId: string, orgId: string) => void;
   /** Wall clock; the simulator and tests may run it faster. */
   now: () => number;
+  /** Work begun after an answer (a forecast judged after a save): stopping the server waits for it before closing the database. */
+  afterAnswer?: Set<Promise<unknown>>;
 }

@@ -83,7 +83,7 @@ export async function startServer(
   const relay = config.MQTT_WS_URL ? undefined : embedded.relay;
   const external = config.MQTT_URL ? await connectExternalBroker(config.MQTT_URL, relay, { signingKey: await loadLiveSigningKey(db), log }) : undefined;
   if (external && relay) embedded.followWith(external);
-  const ctx: AppContext = { ...base, publisher: external ?? embedded.publisher, membershipEnded: membership.ended };
+  const ctx: AppContext = { ...base, publisher: external ?? embedded.publisher, membershipEnded: membership.ended, afterAnswer: new Set() };
 
   if (config.SEED_DEMO) await seedDemoWorld(ctx);
 
@@ -131,6 +131,8 @@ export async function startServer(
         server.close(() => resolve());
         server.closeAllConnections?.();
       });
+      // no request can begin more of it now
+      await Promise.allSettled([...(ctx.afterAnswer ?? [])]);
       await membership.close();
       await embedded.publisher.close();
       await external?.close();

@@ -48,13 +48,17 @@ export function createDataWorker(opts: { apiBase: string; getIdToken: () => Prom
     formatSelectionCsv: (req) => remote.formatSelectionCsv(req),
     formatMultiTaskCsv: (req) => remote.formatMultiTaskCsv(req),
     fleetLoad: (req) => remote.fleetLoad(req),
+    fleetComplete: () => remote.fleetComplete(),
+    fleetRefresh: (req) => remote.fleetRefresh(req),
     fleetSearch: (q) => remote.fleetSearch(q),
     fleetRows: (start, end) => remote.fleetRows(start, end),
     fleetFind: (serial) => remote.fleetFind(serial),
     fleetLive: (updates, start, end) => remote.fleetLive(updates, start, end),
     fleetSettings: (saved) => remote.fleetSettings(saved),
     fleetCsv: () => remote.fleetCsv(),
-    fleetPoints: () => remote.fleetPoints(),
+    fleetMapOverview: () => remote.fleetMapOverview(),
+    fleetMapItems: (zoom, box) => remote.fleetMapItems(zoom, box),
+    fleetMapExpansion: (generation, clusterId) => remote.fleetMapExpansion(generation, clusterId),
   };
   return { api, terminate: () => worker.terminate() };
 }

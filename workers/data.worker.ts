@@ -4,7 +4,8 @@ import * as Comlink from 'comlink';
 import { loadCore } from '../wasm-core/core';
 import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, MultiTaskExportRequest, RouteFile, ResultsFileRequest, RouteImportOptions, SeriesTarget, SpecialFile, TaskExportRequest, UsageExportRequest, UsageRequest, ViewRequest } from './data-api';
 import { DataWorker } from './data-worker';
-import { FleetWorker, type FleetLiveUpdate } from './fleet';
+import { FleetWorker, type FleetLiveUpdate, type FleetLoadRequest } from './fleet';
+import type { Box } from './fleet-map';
 import type { Sensor } from '../src/contract/sensor.schema';
 
 // The data worker: fetches, parses and stores measurements in the WASM core, off the main thread.
@@ -61,14 +62,21 @@ const api: DataWorkerApi = {
   async formatMultiTaskCsv(req: MultiTaskExportRequest) {
     return (await ready).formatMultiTaskCsv(req);
   },
-  fleetLoad: (req: { apiBase: string; token: string; orgId: string }) => fleet.fleetLoad(req),
+  fleetLoad: (req: FleetLoadRequest) => fleet.fleetLoad(req),
+  fleetComplete: () => fleet.fleetComplete(),
+  fleetRefresh: (req: FleetLoadRequest) => fleet.fleetRefresh(req),
   fleetSearch: (query: string) => fleet.fleetSearch(query),
   fleetRows: (start: number, end: number) => fleet.fleetRows(start, end),
   fleetFind: (serial: string) => fleet.fleetFind(serial),
   fleetLive: (updates: FleetLiveUpdate[], start: number, end: number) => fleet.fleetLive(updates, start, end),
   fleetSettings: (saved: Sensor) => fleet.fleetSettings(saved),
   fleetCsv: () => fleet.fleetCsv(),
-  fleetPoints: () => fleet.fleetPoints(),
+  fleetMapOverview: () => fleet.fleetMapOverview(),
+  async fleetMapItems(zoom: number, box: Box) {
+    const items = await fleet.fleetMapItems(zoom, box);
+    return Comlink.transfer(items, [items.position.buffer, items.count.buffer, items.rank.buffer, items.clusterId.buffer]);
+  },
+  fleetMapExpansion: (generation: number, clusterId: number) => fleet.fleetMapExpansion(generation, clusterId),
 } as unknown as DataWorkerApi;
 
 Comlink.expose(api);

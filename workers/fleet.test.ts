@@ -52,15 +52,11 @@ describe('the fleet in the data worker (issue 32)', () => {
   it('tells the map which sensors a live batch touched and whether a mapped status changed (monitoring-client 4: alert shows as ALERT)', () => {
     const f = new Fleet();
     f.load(body([row('Alpha', 'AA000001'), row('Beta', 'AA000002')]));
-    expect(f.points().map((p) => [p.serial, p.status])).toEqual([
-      ['AA000001', 'OK'],
-      ['AA000002', 'OK'],
-    ]);
     const quiet = f.applyLive([{ sensorId: 'id-AA000002', latestData: { battery: 70 } }], 0, 0);
     expect(quiet).toMatchObject({ serials: ['AA000002'], statusChanged: false, rows: [] });
     const alarm = f.applyLive([{ sensorId: 'id-AA000001', latestData: { alertAsserted: true } }], 0, 0);
     expect(alarm).toMatchObject({ serials: ['AA000001'], statusChanged: true });
-    expect(f.points().find((p) => p.serial === 'AA000001')?.status).toBe('ALERT');
+    expect(f.find('AA000001')?.sensor.latestData?.alertAsserted).toBe(true);
   });
 
   it('builds the organisation CSV of the whole fleet', () => {
@@ -78,9 +74,115 @@ describe('the fleet in the data worker (issue 32)', () => {
       },
     });
     expect(await w.fleetLoad({ apiBase: 'http://x/api', token: 'tok', orgId: 'o1' })).toMatchObject({ total: 1, count: 1 });
-    expect(calls[0]![0]).toBe('http://x/api/organisations/o1/sensors?view=summary');
+    expect(calls.map((c) => c[0])).toEqual(['http://x/api/organisations/o1/sensors?view=summary', 'http://x/api/organisations/o1/sensors?view=summary&limit=100']);
     expect((calls[0]![1]!.headers as Record<string, string>).Authorization).toBe('tok');
     const failing = new FleetWorker({ fetch: async () => new Response('{"code":"FORBIDDEN"}', { status: 403 }) });
     await expect(failing.fleetLoad({ apiBase: 'http://x/api', token: 't', orgId: 'o1' })).rejects.toThrow('FORBIDDEN');
+  });
+
+  it('draws the first page while the whole list loads, then holds the whole list with the uplinks that came meanwhile (issue 32)', async () => {
+    const fleet = Array.from({ length: 300 }, (_, i) => row(`Sensor ${String(i).padStart(3, '0')}`, `AC${String(i).padStart(6, '0')}`));
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const w = new FleetWorker({
+      fetch: async (input) => {
+        if (String(input).endsWith('&limit=100')) return new Response(JSON.stringify({ ...body(fleet.slice(0, 100)), total: 300 }));
+        await held;
+        return new Response(JSON.stringify(body(fleet)));
+      },
+    });
+    const first = await w.fleetLoad({ apiBase: 'http://x/api', token: 't', orgId: 'o1' });
+    expect(first).toMatchObject({ total: 300, count: 300, complete: false });
+    // the page's rows are answered; rows past it are not yet known
+    expect((await w.fleetRows(98, 102)).rows.map((r) => r.index)).toEqual([98, 99]);
+    // a search waits for the whole list; an uplink meanwhile reaches it
+    const searching = w.fleetSearch('Sensor 250');
+    await w.fleetLive([{ sensorId: 'id-AC000250', latestData: { battery: 7 } }], 0, 0);
+    release();
+    const whole = await w.fleetComplete();
+    expect(whole).toMatchObject({ total: 300, complete: true });
+    expect((await searching).count).toBeGreaterThan(0);
+    expect((await w.fleetRows(0, 1)).rows[0]!.sensor.serial).toBe('AC000250');
+    expect((await w.fleetFind('AC000250'))!.sensor.latestData?.battery).toBe(7);
+    expect((await w.fleetMapOverview()).count).toBe(300);
+  });
+
+  it('asks once when the first page is the whole list (a small fleet), and the first page failing leaves the whole list to answer', async () => {
+    const asked: string[] = [];
+    const small = new FleetWorker({
+      fetch: async (input, init) => {
+        asked.push(String(input));
+        if (String(input).endsWith('&limit=100')) return new Response(JSON.stringify({ ...body([row('Alpha', 'AA000001')]), total: 1 }));
+        // the whole list's request is abandoned
+        return new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+      },
+    });
+    expect(await small.fleetLoad({ apiBase: 'http://x/api', token: 't', orgId: 'o1' })).toMatchObject({ total: 1, complete: true });
+    expect(await small.fleetComplete()).toMatchObject({ total: 1, complete: true });
+    const noPage = new FleetWorker({
+      fetch: async (input) => (String(input).includes('limit') ? new Response('{"code":"INTERNAL"}', { status: 500 }) : new Response(JSON.stringify(body([row('Alpha', 'AA000001'), row('Beta', 'AA000002')])))),
+    });
+    expect(await noPage.fleetLoad({ apiBase: 'http://x/api', token: 't', orgId: 'o1' })).toMatchObject({ total: 2, complete: true });
+  });
+
+  it('applies a refresh\'s change set: in place when only latest data changed (the search and the map stand), re-sorted when a sensor arrives, leaves, is renamed or moves', () => {
+    const f = new Fleet();
+    f.load({ ...body([row('Alpha', 'AA000001'), row('Beta', 'AA000002'), row('Gamma', 'AA000003')]), cursor: 10 });
+    expect(f.cursor).toBe(10);
+    expect(f.setQuery('beta').count).toBe(1);
+    const map = f.mapIndex();
+    const v = f.rows(0, 1).version;
+    // Beta's latest data: in place, the search still shows it, the map keeps its clustering and learns the status
+    const quiet = f.applyChanges({ ...body([row('Beta', 'AA000002').map((x, i) => (i === 7 ? true : x))]), removed: [], cursor: 20 });
+    expect(quiet).toMatchObject({ total: 3, count: 1, complete: true, invalid: [] });
+    expect(f.cursor).toBe(20);
+    expect(f.rows(0, 1)).toMatchObject({ rows: [{ index: 0, sensor: { serial: 'AA000002', latestData: { alertAsserted: true } } }] });
+    expect(f.rows(0, 1).version).toBeGreaterThan(v);
+    expect(f.mapIndex()).toBe(map);
+    // an arrival, a departure and a rename: re-sorted, searched again
+    f.setQuery('');
+    f.applyChanges({ ...body([row('Aardvark', 'AA000009'), row('Zulu', 'AA000003', 'id-AA000003')]), removed: ['id-AA000001', 'id-unknown'], cursor: 30 });
+    expect(f.rows(0, 10).rows.map((r) => r.sensor.name)).toEqual(['Aardvark', 'Beta', 'Zulu']);
+    expect(f.find('AA000001')).toBeUndefined();
+    expect(f.setQuery('zulu').count).toBe(1);
+    // a sensor both left and came back within the change set is held
+    f.setQuery('');
+    f.applyChanges({ ...body([row('Beta', 'AA000002')]), removed: ['id-AA000002'], cursor: 40 });
+    expect(f.size).toBe(3);
+    // a whole list in place of a change set (a cursor the server could not answer from) replaces it
+    f.applyChanges({ ...body([row('Only', 'AA000005')]), cursor: 50 });
+    expect(f.rows(0, 10).rows.map((r) => r.sensor.name)).toEqual(['Only']);
+  });
+
+  it('refreshes by asking for the changes since its cursor, with the uplinks that came meanwhile applied over them; without a whole list held it loads one', async () => {
+    const asked: string[] = [];
+    let answer: unknown = { ...body([row('Alpha', 'AA000001'), row('Beta', 'AA000002')]), total: 2, cursor: 1000 };
+    let during: (() => Promise<void>) | undefined;
+    const w = new FleetWorker({
+      fetch: async (input) => {
+        asked.push(String(input));
+        await during?.();
+        return new Response(JSON.stringify(answer));
+      },
+    });
+    const req = { apiBase: 'http://x/api', token: 't', orgId: 'o1' };
+    await w.fleetLoad(req);
+    asked.length = 0;
+    answer = { ...body([row('Beta', 'AA000002', 'id-AA000002', 50)]), removed: [], cursor: 2000 };
+    during = async () => {
+      during = undefined;
+      await w.fleetLive([{ sensorId: 'id-AA000002', latestData: { battery: 49, lastSeen: 2 } }], 0, 0);
+    };
+    expect(await w.fleetRefresh(req)).toMatchObject({ total: 2, complete: true });
+    expect(asked).toEqual(['http://x/api/organisations/o1/sensors?view=summary&since=1000']);
+    expect((await w.fleetFind('AA000002'))!.sensor.latestData?.battery).toBe(49);
+    // the next refresh asks from the new cursor
+    answer = { ...body([]), removed: ['id-AA000001'], cursor: 3000 };
+    expect(await w.fleetRefresh(req)).toMatchObject({ total: 1 });
+    expect(asked[1]).toBe('http://x/api/organisations/o1/sensors?view=summary&since=2000');
+    // another organisation: the whole list
+    answer = { ...body([row('Other', 'BB000001')]), cursor: 10 };
+    expect(await w.fleetRefresh({ ...req, orgId: 'o2' })).toMatchObject({ total: 1 });
+    expect(asked[2]).toBe('http://x/api/organisations/o2/sensors?view=summary');
   });
 });

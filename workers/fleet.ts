@@ -3,8 +3,9 @@ import { sensorSummaryBodySchema } from '../src/contract/sensor-summary.schema';
 import { sensorsCsv } from '../src/domain/sensor-csv';
 import { createFleetSearch, type FleetSearch } from '../src/domain/fleet-search';
 import { fieldPositions, readSummaryRow, summaryOf, withLatest, type SensorSummary } from '../src/domain/sensor-summary';
-import { displayStatus, type SensorStatus } from '../src/domain/sensor-status';
+import { displayStatus } from '../src/domain/sensor-status';
 import { isMappable } from '../src/domain/map-view';
+import { FleetMapIndex, type Box, type FleetMapItems, type FleetMapOverview, type MapPoint } from './fleet-map';
 
 /** A row of the list as the main thread gets it: the summary and its position in the shown list. */
 export interface FleetRow {
@@ -13,8 +14,10 @@ export interface FleetRow {
 }
 
 export interface FleetLoaded {
-  /** Sensors held (all of the organisation's). */
+  /** The organisation's sensors (all held once the whole list is in). */
   total: number;
+  /** False while only the list's first page is held (fleetComplete answers when the whole list is). */
+  complete: boolean;
   /** Sensors the current search shows. */
   count: number;
   version: number;
@@ -39,19 +42,28 @@ export interface FleetLiveUpdate {
   latestData: Partial<LatestData>;
 }
 
-/** The sensors for the map: one entry per sensor with a position. */
-export interface FleetPoint {
-  serial: string;
-  latitude: number;
-  longitude: number;
-  status: SensorStatus;
-}
-
 /** Versions of the shown list, across fleets: a row the main thread holds is current while the version is. */
 let versions = 0;
 
 const byName = new Intl.Collator(undefined, { sensitivity: 'base' });
 const order = (a: SensorSummary, b: SensorSummary) => byName.compare(a.name, b.name) || (a.serial < b.serial ? -1 : a.serial > b.serial ? 1 : 0);
+
+/** A compact list's rows, checked: the readable ones, and the serials (or positions) of those with bad values. */
+function readRows(fields: string[], rows: unknown[]): { read: SensorSummary[]; invalid: FleetLoaded['invalid'] } {
+  const at = fieldPositions(fields);
+  const read: SensorSummary[] = [];
+  const invalid: FleetLoaded['invalid'] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const s = readSummaryRow(rows[i], at);
+    if (!s) {
+      invalid.push({ serial: `row ${i + 1}`, fields: ['row'] });
+      continue;
+    }
+    if (s.invalid) invalid.push({ serial: s.serial || `row ${i + 1}`, fields: s.invalid });
+    read.push(s);
+  }
+  return { read, invalid };
+}
 
 /**
  * The organisation's whole fleet in the data worker (DESIGN.md "At a customer's size"): the
@@ -69,24 +81,71 @@ export class Fleet {
   private shownAt: Int32Array = new Int32Array(0);
   private query = '';
   private version = 0;
+  /** With only the list's first page held: the organisation's sensor count. */
+  private declared: number | undefined;
+  /** The map's clustering, built when the map first asks. */
+  private map: FleetMapIndex | undefined;
+  /** The clustering of the list before (a refresh, a setup save): kept when no sensor has moved. */
+  private mapBefore: FleetMapIndex | undefined;
+  /** The server's cursor for the list held: a refresh asks for what changed since (undefined: ask for the whole list). */
+  cursor: number | undefined;
 
-  /** Reads the body of GET .../sensors?view=summary (parsed JSON). */
+  /** Reads the body of GET .../sensors?view=summary (parsed JSON), the whole list or its first page (`limit`, with `total`). */
   load(body: unknown): FleetLoaded {
-    const { fields, rows } = sensorSummaryBodySchema.parse(body);
-    const at = fieldPositions(fields);
-    const all: SensorSummary[] = [];
-    const invalid: FleetLoaded['invalid'] = [];
-    for (let i = 0; i < rows.length; i++) {
-      const s = readSummaryRow(rows[i], at);
-      if (!s) {
-        invalid.push({ serial: `row ${i + 1}`, fields: ['row'] });
-        continue;
-      }
-      if (s.invalid) invalid.push({ serial: s.serial || `row ${i + 1}`, fields: s.invalid });
-      all.push(s);
-    }
+    const { fields, rows, total, cursor } = sensorSummaryBodySchema.parse(body);
+    const { read: all, invalid } = readRows(fields, rows);
+    this.declared = total !== undefined && total > rows.length ? total : undefined;
+    this.cursor = this.declared === undefined ? cursor : undefined;
     this.replaceAll(all);
-    return { total: this.all.length, count: this.count(), version: this.version, invalid };
+    return this.loaded(invalid);
+  }
+
+  private loaded(invalid: FleetLoaded['invalid']): FleetLoaded {
+    return { total: this.declared ?? this.all.length, complete: this.complete, count: this.count(), version: this.version, invalid };
+  }
+
+  /**
+   * Reads a refresh's answer (GET .../sensors?view=summary&since=): a change set (with `removed`)
+   * is applied to the list held; a whole list (a cursor the server could not answer from) replaces
+   * it. Rows whose name, serial and position are unchanged are replaced in place (the search and the
+   * map's clustering stand, a status change recolours its cluster); a sensor arriving, leaving,
+   * renamed or moved re-sorts the list and rebuilds what depends on it.
+   */
+  applyChanges(body: unknown): FleetLoaded {
+    const parsed = sensorSummaryBodySchema.parse(body);
+    if (parsed.removed === undefined || !this.complete) return this.load(body);
+    const { read, invalid } = readRows(parsed.fields, parsed.rows);
+    const changed = new Map(read.map((s) => [s.id, s]));
+    const leaving = parsed.removed.filter((id) => !changed.has(id) && this.byId.has(id));
+    let reorder = leaving.length > 0;
+    for (const s of read) {
+      const p = this.byId.get(s.id);
+      const old = p === undefined ? undefined : this.all[p]!;
+      if (!old || old.name !== s.name || old.serial !== s.serial || old.latitude !== s.latitude || old.longitude !== s.longitude) reorder = true;
+    }
+    if (reorder) {
+      const gone = new Set(leaving);
+      const all = this.all.filter((s) => !gone.has(s.id) && !changed.has(s.id));
+      all.push(...read);
+      this.replaceAll(all);
+    } else {
+      for (const s of read) {
+        const p = this.byId.get(s.id)!;
+        const before = this.all[p]!;
+        this.all[p] = s;
+        const status = displayStatus(s);
+        if (status !== displayStatus(before) && isMappable(s.latitude, s.longitude)) this.map?.setStatus(s.serial, status);
+      }
+      // the rows held by the main thread are stale: a new version makes it ask again
+      if (read.length > 0) this.version = ++versions;
+    }
+    this.cursor = parsed.cursor;
+    return this.loaded(invalid);
+  }
+
+  /** Whether the whole list is held (not only its first page). */
+  get complete(): boolean {
+    return this.declared === undefined;
   }
 
   private replaceAll(all: SensorSummary[]) {
@@ -102,6 +161,8 @@ export class Fleet {
     }
     this.search = createFleetSearch(all);
     this.applyQuery(this.query);
+    this.mapBefore = this.map ?? this.mapBefore;
+    this.map = undefined;
   }
 
   private applyQuery(query: string) {
@@ -117,7 +178,7 @@ export class Fleet {
   }
 
   private count() {
-    return this.shown === null ? this.all.length : this.shown.length;
+    return this.shown === null ? (this.declared ?? this.all.length) : this.shown.length;
   }
 
   /** Searches (fuzzy over name and serial, threshold 0.2; a trimmed empty query shows all); answers how many are shown. */
@@ -131,7 +192,9 @@ export class Fleet {
   rows(start: number, end: number): FleetRows {
     const n = this.count();
     const rows: FleetRow[] = [];
-    for (let i = Math.max(0, start); i < Math.min(n, end); i++) rows.push({ index: i, sensor: this.all[this.shown === null ? i : this.shown[i]!]! });
+    // with only the first page held, the rows past it are not answered (the list shows them loading)
+    const known = this.shown === null ? Math.min(n, this.all.length) : n;
+    for (let i = Math.max(0, start); i < Math.min(known, end); i++) rows.push({ index: i, sensor: this.all[this.shown === null ? i : this.shown[i]!]! });
     return { version: this.version, count: n, rows };
   }
 
@@ -157,7 +220,11 @@ export class Fleet {
       const next = withLatest(before, u.latestData);
       this.all[p] = next;
       serials.add(next.serial);
-      if (!statusChanged && isMappable(next.latitude, next.longitude) && displayStatus(next) !== displayStatus(before)) statusChanged = true;
+      const status = displayStatus(next);
+      if (status !== displayStatus(before) && isMappable(next.latitude, next.longitude)) {
+        statusChanged = true;
+        this.map?.setStatus(next.serial, status);
+      }
       const i = this.shownAt[p]!;
       if (i >= start && i < end) changed.set(i, { index: i, sensor: next });
     }
@@ -181,11 +248,26 @@ export class Fleet {
     return sensorsCsv(this.all);
   }
 
-  /** Every sensor with a position, with its display status, for the map. */
-  points(): FleetPoint[] {
-    const out: FleetPoint[] = [];
+  /** Every sensor with a position, with its display status. */
+  private points(): MapPoint[] {
+    const out: MapPoint[] = [];
     for (const s of this.all) if (isMappable(s.latitude, s.longitude)) out.push({ serial: s.serial, latitude: s.latitude!, longitude: s.longitude!, status: displayStatus(s) });
     return out;
+  }
+
+  /** The map's clustering of the sensors with a position (built on the first ask, kept current by live uplinks). */
+  mapIndex(): FleetMapIndex {
+    if (!this.map) {
+      const points = this.points();
+      this.map = this.mapBefore ? this.mapBefore.rebuilt(points) : FleetMapIndex.build(points);
+      this.mapBefore = undefined;
+    }
+    return this.map;
+  }
+
+  /** Takes over the clustering of the fleet this one replaces (a refresh), to keep it if no sensor has moved. */
+  succeed(before: Fleet): void {
+    this.mapBefore = before.map ?? before.mapBefore;
   }
 
   /** Builds the search index ahead of the first query (it is otherwise built by the first search). */
@@ -200,63 +282,184 @@ export class Fleet {
 
 /** What the data worker exposes of the fleet (Comlink): the calls the sensors list, map and CSV make. */
 export interface FleetApi {
-  /** Fetches and holds the organisation's compact list (replacing any other organisation's). */
-  fleetLoad(req: { apiBase: string; token: string; orgId: string }): Promise<FleetLoaded>;
+  /**
+   * Fetches and holds the organisation's compact list (replacing any other organisation's). With
+   * firstPage (the default), answers as soon as the list's first page is in (complete: false)
+   * while the whole list loads; fleetComplete answers when it is.
+   */
+  fleetLoad(req: FleetLoadRequest): Promise<FleetLoaded>;
+  /** The whole list's load, once it is in (at once when it is already). */
+  fleetComplete(): Promise<FleetLoaded>;
+  /**
+   * The minute's refresh: asks for what changed since the list held was read (rows changed or
+   * arrived, ids that left) and applies it; without a whole list held for this organisation, loads
+   * the whole list instead.
+   */
+  fleetRefresh(req: FleetLoadRequest): Promise<FleetLoaded>;
   fleetSearch(query: string): Promise<{ count: number; version: number }>;
   fleetRows(start: number, end: number): Promise<FleetRows>;
   fleetFind(serial: string): Promise<FleetRow | undefined>;
   fleetLive(updates: FleetLiveUpdate[], start: number, end: number): Promise<FleetLiveRows>;
   fleetSettings(saved: Sensor): Promise<{ count: number; version: number }>;
   fleetCsv(): Promise<string>;
-  fleetPoints(): Promise<FleetPoint[]>;
+  /** How many sensors the map draws and the view that fits them (waits for the whole list). */
+  fleetMapOverview(): Promise<FleetMapOverview>;
+  /** The map's sensors and clusters at an integer zoom within a box: all the main thread draws. */
+  fleetMapItems(zoom: number, box: Box): Promise<FleetMapItems>;
+  /** The zoom at which a cluster of the items splits (null: the clustering has changed since). */
+  fleetMapExpansion(generation: number, clusterId: number): Promise<number | null>;
 }
 
-/** The fleet's part of the data worker: fetching the compact list with the caller's token, one organisation at a time. */
+export interface FleetLoadRequest {
+  apiBase: string;
+  token: string;
+  orgId: string;
+  /** Ask for the first page beside the whole list (false: the whole list alone, as a background refresh does). */
+  firstPage?: boolean;
+}
+
+/** Rows of the first page: a tall screen of the list and its overscan. */
+export const FIRST_PAGE = 100;
+
+const listUrl = (req: FleetLoadRequest) => `${req.apiBase}/organisations/${encodeURIComponent(req.orgId)}/sensors?view=summary`;
+
+const aborted = () => new DOMException('The load was replaced by a newer one.', 'AbortError');
+
+/**
+ * The fleet's part of the data worker: fetching the compact list with the caller's token, one
+ * organisation at a time. The list's first page and the whole list are asked for at once: the page
+ * is answered from an index in milliseconds and drawn while the whole list is built, sent and
+ * parsed; live uplinks that arrive meanwhile are applied to the whole list when it is in.
+ */
 export class FleetWorker implements FleetApi {
   private fleet = new Fleet();
   private loads = 0;
+  private currentQuery = '';
+  private whole: Promise<FleetLoaded> = Promise.resolve({ total: 0, complete: true, count: 0, version: 0, invalid: [] });
+  /** Live updates since the whole list (or a refresh) was asked for, applied to it when it is in (null: none pending). */
+  private since: FleetLiveUpdate[] | null = null;
+  /** The organisation whose list is held or loading. */
+  private org: string | undefined;
 
   constructor(private readonly deps: { fetch?: typeof fetch } = {}) {}
 
-  async fleetLoad(req: { apiBase: string; token: string; orgId: string }): Promise<FleetLoaded> {
-    const mine = ++this.loads;
-    const f = this.deps.fetch ?? ((input, init) => fetch(input, init));
-    const res = await f(`${req.apiBase}/organisations/${encodeURIComponent(req.orgId)}/sensors?view=summary`, { headers: { Authorization: req.token } });
-    const text = await res.text();
-    if (!res.ok) throw new Error(text || `HTTP ${res.status}`);
-    if (mine !== this.loads) throw new DOMException('The load was replaced by a newer one.', 'AbortError');
-    const fleet = new Fleet();
-    const loaded = fleet.load(JSON.parse(text));
-    // a search typed before a reload stays applied
-    const shown = fleet.setQuery(this.currentQuery);
-    this.fleet = fleet;
-    // the index is built after the first rows are answered, before a person can type
-    setTimeout(() => fleet.warmSearch(), 0);
-    return { ...loaded, ...shown };
+  private shownOf(loaded: FleetLoaded): FleetLoaded {
+    return { ...loaded, ...this.fleet.setQuery(this.currentQuery) };
   }
 
-  private currentQuery = '';
+  private async get(url: string, token: string, signal?: AbortSignal): Promise<unknown> {
+    const f = this.deps.fetch ?? ((input, init) => fetch(input, init));
+    const res = await f(url, { headers: { Authorization: token }, signal });
+    const text = await res.text();
+    if (!res.ok) throw new Error(text || `HTTP ${res.status}`);
+    return JSON.parse(text);
+  }
+
+  /** Holds a parsed list as the current fleet (a search typed before stays applied). */
+  private hold(mine: number, body: unknown): FleetLoaded {
+    if (mine !== this.loads) throw aborted();
+    const fleet = new Fleet();
+    const loaded = fleet.load(body);
+    fleet.succeed(this.fleet);
+    if (fleet.complete && this.since) fleet.applyLive(this.since, 0, 0);
+    if (fleet.complete) this.since = null;
+    this.fleet = fleet;
+    const shown = this.shownOf(loaded);
+    // the index is built after the first rows are answered, before a person can type
+    if (fleet.complete) setTimeout(() => fleet.warmSearch(), 0);
+    return shown;
+  }
+
+  async fleetLoad(req: FleetLoadRequest): Promise<FleetLoaded> {
+    const mine = ++this.loads;
+    this.org = req.orgId;
+    const url = listUrl(req);
+    const stop = new AbortController();
+    this.since = [];
+    const whole = this.get(url, req.token, stop.signal);
+    let done = false;
+    this.whole = whole.then((body) => this.hold(mine, body)).finally(() => (done = true));
+    // a failure is answered by fleetComplete (and fleetLoad, when it waits for the whole list)
+    this.whole.catch(() => {
+      if (mine === this.loads) this.since = null;
+    });
+    if (req.firstPage === false) return this.whole;
+    const page = await this.get(`${url}&limit=${FIRST_PAGE}`, req.token).catch(() => undefined);
+    if (mine !== this.loads) throw aborted();
+    // no page (its request failed), or the whole list already in: answer the whole list's load
+    if (page === undefined || done) return this.whole;
+    const first = new Fleet();
+    first.load(page);
+    if (first.complete) {
+      // the page holds every sensor: it is the whole list
+      stop.abort();
+      this.whole = Promise.resolve(this.hold(mine, page));
+      return this.whole;
+    }
+    return this.hold(mine, page);
+  }
+
+  async fleetComplete(): Promise<FleetLoaded> {
+    return this.whole;
+  }
+
+  async fleetRefresh(req: FleetLoadRequest): Promise<FleetLoaded> {
+    const fleet = this.fleet;
+    const cursor = fleet.cursor;
+    if (req.orgId !== this.org || !fleet.complete || cursor === undefined) return this.fleetLoad({ ...req, firstPage: false });
+    const mine = ++this.loads;
+    this.since = [];
+    try {
+      const body = await this.get(`${listUrl(req)}&since=${cursor}`, req.token);
+      // a load begun meanwhile (another organisation, a reload) replaces this fleet: its answer is not for it
+      if (mine !== this.loads || fleet !== this.fleet) throw aborted();
+      const loaded = fleet.applyChanges(body);
+      // uplinks that came while the changes were read are at least as new as them
+      if (this.since.length > 0) fleet.applyLive(this.since, 0, 0);
+      // a re-sorted list has a new search index: built before a person types (a no-op when it stands)
+      setTimeout(() => fleet.warmSearch(), 0);
+      return this.shownOf(loaded);
+    } finally {
+      if (mine === this.loads) this.since = null;
+    }
+  }
+
+  /** Waits for the whole list when only its first page is held (a failed load leaves what is held). */
+  private async wholeList(): Promise<Fleet> {
+    if (!this.fleet.complete) await this.whole.catch(() => undefined);
+    return this.fleet;
+  }
 
   async fleetSearch(query: string) {
     this.currentQuery = query;
-    return this.fleet.setQuery(query);
+    // a search reads the whole fleet; showing everything does not wait for it
+    if (query.trim() !== '') await this.wholeList();
+    // the latest query, which a later call may have changed meanwhile
+    return this.fleet.setQuery(this.currentQuery);
   }
   async fleetRows(start: number, end: number) {
     return this.fleet.rows(start, end);
   }
   async fleetFind(serial: string) {
-    return this.fleet.find(serial);
+    return this.fleet.find(serial) ?? (this.fleet.complete ? undefined : (await this.wholeList()).find(serial));
   }
   async fleetLive(updates: FleetLiveUpdate[], start: number, end: number) {
+    this.since?.push(...updates);
     return this.fleet.applyLive(updates, start, end);
   }
   async fleetSettings(saved: Sensor) {
     return this.fleet.applySettings(saved);
   }
   async fleetCsv() {
-    return this.fleet.csv();
+    return (await this.wholeList()).csv();
   }
-  async fleetPoints() {
-    return this.fleet.points();
+  async fleetMapOverview() {
+    return (await this.wholeList()).mapIndex().overview;
+  }
+  async fleetMapItems(zoom: number, box: Box) {
+    return (await this.wholeList()).mapIndex().items(zoom, box);
+  }
+  async fleetMapExpansion(generation: number, clusterId: number) {
+    return (await this.wholeList()).mapIndex().expansionZoom(generation, clusterId);
   }
 }

@@ -20,6 +20,8 @@ export interface ConditionMeta {
   measurement?: number | null;
   delta?: number | null;
   errorCode?: string;
+  /** FORECAST_ALARM (server/alarms/forecast.ts). */
+  forecast?: { target: 'empty' | 'full'; withinDays: number; days: number; at: number | null };
 }
 
 /**

@@ -42,6 +42,8 @@ export async function one<T = Row>(q: Queryable, sql: string, params?: unknown[]
 export interface OpenOptions {
   databaseUrl?: string;
   dataDir?: string; // PGlite directory; 'memory://' for a throw-away database
+  /** PGlite: start from this dump of a data directory (PGlite's dumpDataDir) instead of a new cluster. */
+  loadDataDir?: Blob;
 }
 
 /** Opens PostgreSQL when a URL is given, otherwise PGlite in dataDir. */
@@ -51,5 +53,5 @@ export async function openDb(opts: OpenOptions): Promise<Db> {
     return openPostgres(opts.databaseUrl);
   }
   const { openPglite } = await import('./pglite');
-  return openPglite(opts.dataDir ?? 'memory://');
+  return openPglite(opts.dataDir ?? 'memory://', opts.loadDataDir);
 }

@@ -11,9 +11,9 @@ const parsers = {
   [types.NUMERIC]: (v: string) => Number(v),
 };
 
-export async function openPglite(dataDir: string): Promise<Db> {
+export async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Db> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const pg = await PGlite.create(dataDir, { parsers });
+  const pg = await PGlite.create(dataDir, { parsers, loadDataDir });
   const wrap = (q: { query: PGlite['query'] }): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const res = await q.query<T>(sql, params as unknown[] | undefined);

@@ -52,6 +52,7 @@ interface MemberRow {
   invite_id: string | null;
   last_invite_at: number | string | null;
   invited: boolean;
+  mfa_enabled: boolean | null;
 }
 
 const toMember = (r: MemberRow): Member => {
@@ -67,21 +68,23 @@ const toMember = (r: MemberRow): Member => {
     inviteId: r.invite_id,
     mobile: r.mobile,
     notificationRule: r.notification_rule,
+    ...(r.mfa_enabled !== null && { mfaEnabled: r.mfa_enabled }),
   };
 };
 
-async function listMembers(q: Queryable, orgId: string): Promise<Member[]> {
+/** The members; with `withMfa` (the owner's and site admins' view: they may reset it), whether each has MFA on. */
+async function listMembers(q: Queryable, orgId: string, withMfa = false): Promise<Member[]> {
   const rows = await q.query<MemberRow>(
     `SELECT u.id, u.name, u.email, u.mobile, m.role, m.notification_rule, false AS invited,
-            i.id AS invite_id, i.last_invite_at
+            i.id AS invite_id, i.last_invite_at, CASE WHEN $2::boolean THEN u.totp_enabled END AS mfa_enabled
      FROM memberships m JOIN users u ON u.id = m.user_id
      LEFT JOIN LATERAL (SELECT id, last_invite_at FROM invitations WHERE org_id = m.org_id AND user_id = u.id ORDER BY created_at DESC LIMIT 1) i ON true
      WHERE m.org_id = $1
      UNION ALL
-     SELECT user_id, name, email, mobile, role, NULL, true, id, last_invite_at
+     SELECT user_id, name, email, mobile, role, NULL, true, id, last_invite_at, NULL
      FROM invitations WHERE org_id = $1 AND accepted_at IS NULL AND canceled_at IS NULL
      ORDER BY invited, name, email`,
-    [orgId],
+    [orgId, withMfa],
   );
   return rows.map(toMember);
 }
@@ -95,8 +98,9 @@ export function memberRoutes(ctx: AppContext) {
   // every member sees the list (settings are visible to all roles); only managers get actions
   r.get('/organisations/:orgId/members', async (c) => {
     const orgId = c.req.param('orgId');
-    await requireMember(ctx, c, orgId, ALL_ROLES);
-    return c.json(memberListSchema.parse({ members: await listMembers(ctx.db, orgId) }));
+    const { role } = await requireMember(ctx, c, orgId, ALL_ROLES);
+    const withMfa = role === ROLE.OWNER || c.get('caller').isSiteAdmin;
+    return c.json(memberListSchema.parse({ members: await listMembers(ctx.db, orgId, withMfa) }));
   });
 
   // a role change (never one's own row, never the owner's) or the member's notification rule
@@ -170,7 +174,7 @@ export function memberRoutes(ctx: AppContext) {
     return c.json(unfinishedRouteTasksSchema.parse({ cognitoIdentityId: memberId, unfinishedRouteTasks: Number(row.n) }));
   });
 
-  // cancel a pending invitation; its temporary password stops working with it
+  // cancel a pending invitation; its link stops working with it
   r.delete('/organisations/:orgId/invite/:email', async (c) => {
     const { orgId, email } = cancelInvitePathSchema.parse(c.req.param());
     await requireMember(ctx, c, orgId, MANAGERS);

@@ -11,6 +11,8 @@ import { FUEL_PHOTOS, type FuelInstall, type TankPreset } from '../../src/contra
 import type { LiveSensorSettingsMessage } from '../../src/contract/live.schema';
 import { checkSensorUpdate, isSatellite, type SensorUpdate } from '../../src/domain/sensor-update';
 import { SETUP_RULES } from '../../src/domain/setup-messages';
+import { hasVolumeConversion } from '../../src/domain/forecast-alarm';
+import { judgeForecastSoon } from '../alarms/forecast';
 
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
 const sensorPath = z.object({ orgId: z.string(), sensorId: uuid });
@@ -58,6 +60,9 @@ async function applyUpdate(q: Queryable, row: SensorDbRow, u: SensorUpdate) {
   }
   if (u.integration) set('integration', u.integration.pointId ? u.integration : { commissioningStatus: u.integration.commissioningStatus }, true);
   if (u.alarms) set('alarms', u.alarms, true);
+  if (u.forecastAlarm) set('forecast_alarm', u.forecastAlarm, true);
+  // the forecast alarm is judged again at once with new settings, a new tank or a new offset (server/alarms/forecast.ts)
+  if (u.forecastAlarm || u.conversionConfigs || u.displayInfo) sets.push('forecast_checked_at = NULL');
   if (!sets.length) return row;
   return (await q.query<SensorDbRow>(`UPDATE sensors SET ${sets.join(', ')} WHERE id = $1 RETURNING *`, params))[0];
 }
@@ -85,6 +90,10 @@ export function sensorSetupRoutes(ctx: AppContext) {
           if (!same(u.alarms, row.alarms ?? {})) throw badRequest('ALARMS_NOT_EDITABLE', SETUP_RULES.ALARMS_NOT_EDITABLE);
           delete u.alarms;
         }
+        if (u.forecastAlarm && (u.forecastAlarm.emptyWithinDays !== null || u.forecastAlarm.fullWithinDays !== null)) {
+          const conversion = u.conversionConfigs ?? row.conversion_configs ?? [];
+          if (!hasVolumeConversion({ conversionConfigs: conversion })) throw badRequest('FORECAST_NEEDS_VOLUME', SETUP_RULES.FORECAST_NEEDS_VOLUME);
+        }
         if (u.name !== undefined && u.name !== row.name) {
           const taken = await q.query('SELECT 1 FROM sensors WHERE org_id = $1 AND lower(name) = lower($2) AND id <> $3', [orgId, u.name, row.id]);
           if (taken.length) throw conflict('SENSOR_NAME_EXISTS_IN_ORGANISATION', SETUP_RULES.SENSOR_NAME_EXISTS_IN_ORGANISATION);
@@ -102,6 +111,8 @@ export function sensorSetupRoutes(ctx: AppContext) {
         throw err;
       });
     const sensor = toSensor(saved);
+    // a changed forecast alarm (or tank) is judged now, not at the next periodic pass
+    if (saved.forecast_alarm && saved.forecast_checked_at === null) judgeForecastSoon(ctx, sensor.id);
     const msg: LiveSensorSettingsMessage = { sensorId: sensor.id, sensor };
     await ctx.publisher.publish(topics.settings(orgId, sensor.id), msg).catch((err) => ctx.log.warn({ err }, 'publish failed'));
     return c.json({ sensor });

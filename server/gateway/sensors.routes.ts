@@ -4,7 +4,7 @@ import { MANAGERS, requireMember, type GatewayEnv } from '../http/auth';
 import { badRequest, notFound } from '../http/errors';
 import { serverTimer } from '../http/server-timing';
 import { addSensorRequestSchema, type Sensor } from '../../src/contract/sensor.schema';
-import { SENSOR_LIST_VIEWS, SUMMARY_FIELDS, sensorListQuerySchema } from '../../src/contract/sensor-summary.schema';
+import { SENSOR_CHANGE_OVERLAP_MS, SENSOR_LIST_VIEWS, SUMMARY_FIELDS, SUMMARY_MAX_LIMIT, sensorListQuerySchema } from '../../src/contract/sensor-summary.schema';
 import { SIGN_UP_MESSAGES, checkClaimCode, checkSerial } from '../../src/domain/sign-up-rules';
 
 /** A sensors row as SELECT * gives it. */
@@ -27,6 +27,8 @@ export interface SensorDbRow {
   integration: Sensor['integration'] | null;
   latest_data: Sensor['latestData'];
   latest_boot_info: Sensor['latestBootInfo'];
+  forecast_alarm?: Sensor['forecastAlarm'];
+  forecast_checked_at?: number | null;
 }
 
 /** Row to the contract's Sensor: what GET .../sensors answers for each sensor. */
@@ -50,32 +52,78 @@ export function toSensor(row: SensorDbRow): Sensor {
     integration: row.integration ?? undefined,
     latestData: row.latest_data,
     latestBootInfo: row.latest_boot_info,
+    // beyond the spec, only once set (the spec's record is unchanged for sensors without one)
+    ...(row.forecast_alarm ? { forecastAlarm: row.forecast_alarm } : {}),
   };
 }
 
-/**
- * The compact list's rows, built as JSON text by the database in one statement (no per-sensor
- * work in Node): one array per sensor in SUMMARY_FIELDS' order, sorted as the full list is. The
- * jsonb values go through as stored; the client checks each one.
- */
-export const SUMMARY_SQL = `SELECT coalesce(json_agg(json_build_array(
+/** One sensor's compact row: its values in SUMMARY_FIELDS' order, jsonb values as stored (the client checks each one). */
+const SUMMARY_ROW = `json_build_array(
     id, serial, name, latitude, longitude,
     config->'schedulerEnabled',
     latest_data->'lastSeen', latest_data->'alertAsserted', latest_data->'offlineAsserted', latest_data->'battery',
     latest_data->'lastMeasurement'->'time', latest_data->'lastMeasurement'->'rawDistance',
     display_info->'offsetMeasurement', display_info->'minLevel', display_info->'maxLevel',
     conversion_configs->0
-  ) ORDER BY lower(name), serial), '[]')::text AS rows
+  )`;
+
+/**
+ * The compact list's rows, built as JSON text by the database in one statement (no per-sensor
+ * work in Node): one array per sensor in SUMMARY_FIELDS' order, sorted as the full list is. The
+ * jsonb values go through as stored; the client checks each one.
+ */
+export const SUMMARY_SQL = `SELECT coalesce(json_agg(${SUMMARY_ROW} ORDER BY lower(name), serial), '[]')::text AS rows
   FROM sensors WHERE org_id = $1`;
 
+/**
+ * The first $2 rows of the compact list and the organisation's sensor count: the index
+ * sensors_list_order (org_id, lower(name), serial) answers the page without reading the rest of
+ * the fleet, so the list draws its first screen while the whole list is built.
+ */
+export const SUMMARY_PAGE_SQL = `SELECT
+    (SELECT coalesce(json_agg(${SUMMARY_ROW} ORDER BY lower(name), serial), '[]')::text
+       FROM (SELECT * FROM sensors WHERE org_id = $1 ORDER BY lower(name), serial LIMIT $2) s) AS rows,
+    (SELECT count(*)::int FROM sensors WHERE org_id = $1) AS total,
+    (extract(epoch FROM statement_timestamp()) * 1000)::bigint - ${SENSOR_CHANGE_OVERLAP_MS} AS cursor`;
+
+/**
+ * The whole compact list with the cursor of its next refresh: the database's clock at the read,
+ * less the overlap (SENSOR_CHANGE_OVERLAP_MS), in one statement with the rows.
+ */
+export const SUMMARY_WITH_CURSOR_SQL = `SELECT
+    (${SUMMARY_SQL}) AS rows,
+    (extract(epoch FROM statement_timestamp()) * 1000)::bigint - ${SENSOR_CHANGE_OVERLAP_MS} AS cursor`;
+
+/**
+ * What changed in the organisation's list since $2 (a cursor): the rows changed or arrived after it
+ * (sensors.changed_at, set by a trigger on every write), the ids of sensors that left after it
+ * (sensor_departures), the next cursor, and the clock, to tell a cursor from ahead of it.
+ */
+export const SUMMARY_CHANGES_SQL = `SELECT
+    (SELECT coalesce(json_agg(${SUMMARY_ROW} ORDER BY lower(name), serial), '[]')::text FROM sensors WHERE org_id = $1 AND changed_at > $2) AS rows,
+    (SELECT coalesce(json_agg(DISTINCT sensor_id), '[]')::text FROM sensor_departures WHERE org_id = $1 AND departed_at > $2) AS removed,
+    (extract(epoch FROM statement_timestamp()) * 1000)::bigint AS now`;
+
 /** The query of GET .../sensors, or a 400 naming what is wrong with it. */
-function listQuery(raw: Record<string, string>) {
+function listQuery(raw: Record<string, string>): { view?: (typeof SENSOR_LIST_VIEWS)[number]; limit?: number; since?: number } {
   const parsed = sensorListQuerySchema.safeParse(raw);
   if (!parsed.success) throw badRequest('INVALID_QUERY', `view must be ${SENSOR_LIST_VIEWS.map((v) => `"${v}"`).join(' or ')} (or left out for the full records), not "${raw.view}".`);
-  return parsed.data;
+  const { view, limit, since } = parsed.data;
+  if (since !== undefined) {
+    if (view !== 'summary') throw badRequest('INVALID_QUERY', 'since goes with view=summary only (the full records are one list).');
+    if (limit !== undefined) throw badRequest('INVALID_QUERY', 'since and limit cannot be asked together: a change set is never paged.');
+    if (!/^\d{1,15}$/.test(since)) throw badRequest('INVALID_QUERY', `since must be the cursor of an earlier answer (a whole number), not "${since}".`);
+    return { view, since: Number(since) };
+  }
+  if (limit === undefined) return { view };
+  if (view !== 'summary') throw badRequest('INVALID_QUERY', 'limit goes with view=summary only (the full records are one list).');
+  if (!/^[1-9]\d{0,3}$/.test(limit) || Number(limit) > SUMMARY_MAX_LIMIT) throw badRequest('INVALID_QUERY', `limit must be a whole number from 1 to ${SUMMARY_MAX_LIMIT}, not "${limit}".`);
+  return { view, limit: Number(limit) };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** What may be a serial in a path (checkSerial holds the rule for new ones); anything else is not found without a query. */
+const SERIAL = /^[0-9a-z]{1,32}$/i;
 
 const INVALID_CLAIM = () => badRequest('INVALID_CLAIM_CODE', SIGN_UP_MESSAGES.claimCodeInvalid);
 
@@ -86,14 +134,32 @@ export function sensorRoutes(ctx: AppContext) {
     const orgId = c.req.param('orgId');
     const timer = serverTimer();
     await requireMember(ctx, c, orgId);
-    const { view } = listQuery(c.req.query());
+    const { view, limit, since } = listQuery(c.req.query());
     timer.mark('auth');
-    if (view === 'summary') {
-      const [{ rows }] = await ctx.db.query<{ rows: string }>(SUMMARY_SQL, [orgId]);
-      timer.mark('db');
+    const json = (body: string) => {
       timer.set(c);
       c.header('Cache-Control', 'no-store');
-      return c.body(`{"fields":${JSON.stringify(SUMMARY_FIELDS)},"rows":${rows}}`, 200, { 'Content-Type': 'application/json; charset=UTF-8' });
+      return c.body(body, 200, { 'Content-Type': 'application/json; charset=UTF-8' });
+    };
+    if (since !== undefined) {
+      const [changes] = await ctx.db.query<{ rows: string; removed: string; now: string | number }>(SUMMARY_CHANGES_SQL, [orgId, since]);
+      const now = Number(changes!.now);
+      // a cursor from ahead of the clock (another database, a clock set back) cannot say what changed: the whole list
+      if (since <= now) {
+        timer.mark('db');
+        return json(`{"fields":${JSON.stringify(SUMMARY_FIELDS)},"rows":${changes!.rows},"removed":${changes!.removed},"cursor":${now - SENSOR_CHANGE_OVERLAP_MS}}`);
+      }
+    }
+    if (view === 'summary' && limit !== undefined) {
+      const [page] = await ctx.db.query<{ rows: string; total: number; cursor: string | number }>(SUMMARY_PAGE_SQL, [orgId, limit]);
+      timer.mark('db');
+      // the cursor serves when the page is the whole list (a small fleet)
+      return json(`{"fields":${JSON.stringify(SUMMARY_FIELDS)},"rows":${page!.rows},"total":${Number(page!.total)},"cursor":${Number(page!.cursor)}}`);
+    }
+    if (view === 'summary') {
+      const [whole] = await ctx.db.query<{ rows: string; cursor: string | number }>(SUMMARY_WITH_CURSOR_SQL, [orgId]);
+      timer.mark('db');
+      return json(`{"fields":${JSON.stringify(SUMMARY_FIELDS)},"rows":${whole!.rows},"cursor":${Number(whole!.cursor)}}`);
     }
     const rows = await ctx.db.query<SensorDbRow>('SELECT * FROM sensors WHERE org_id = $1 ORDER BY lower(name), serial', [orgId]);
     timer.mark('db');
@@ -102,12 +168,16 @@ export function sensorRoutes(ctx: AppContext) {
     return c.json(body);
   });
 
-  // One sensor's full record: the client holds the compact list and reads this when a sensor is opened.
+  // One sensor's full record, by its id or its serial: the client holds the compact list and reads
+  // this when a sensor is opened; a dashboard opened by link asks by the serial in its address, beside the list.
   r.get('/organisations/:orgId/sensors/:sensorId', async (c) => {
     const { orgId, sensorId } = c.req.param();
     await requireMember(ctx, c, orgId);
-    if (!UUID.test(sensorId)) throw notFound('SENSOR_NOT_FOUND', 'Sensor not found.');
-    const row = (await ctx.db.query<SensorDbRow>('SELECT * FROM sensors WHERE id = $1 AND org_id = $2', [sensorId, orgId]))[0];
+    const bySerial = !UUID.test(sensorId);
+    if (bySerial && !SERIAL.test(sensorId)) throw notFound('SENSOR_NOT_FOUND', 'Sensor not found.');
+    const row = (
+      await ctx.db.query<SensorDbRow>(`SELECT * FROM sensors WHERE ${bySerial ? 'serial' : 'id'} = $1 AND org_id = $2`, [bySerial ? sensorId.toUpperCase() : sensorId, orgId])
+    )[0];
     if (!row) throw notFound('SENSOR_NOT_FOUND', 'Sensor not found.');
     return c.json({ sensor: toSensor(row) });
   });

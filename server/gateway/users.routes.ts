@@ -14,7 +14,7 @@ import { checkClaim, signUpWithSensor } from '../identity/sign-up';
 import { fixedWindowLimiter } from '../identity/rate-limit';
 import { normaliseMobile, toCurrentUser } from '../identity/profile';
 import { uuidParam } from '../http/input-guard';
-import { reauthenticate, requireRecentReauthentication } from '../identity/reauth';
+import { reauthenticate, requireRecentReauthenticationOr403 } from '../identity/reauth';
 import { remainingRecoveryCodes, replaceRecoveryCodes } from '../identity/recovery-codes';
 import { queueSecurityNotice } from '../identity/mail';
 import { asClient, HashQueueFull } from '../identity/hash-queue';
@@ -86,12 +86,7 @@ export function userRoutes(ctx: AppContext) {
   r.post('/mfa/recovery-codes', async (c) => {
     const user = await callerRow(ctx, c);
     if (!user.totp_enabled) throw conflict('MFA_NOT_ON', 'Turn on two-factor authentication first: recovery codes stand in for its codes.');
-    try {
-      await requireRecentReauthentication(ctx.db, user.id, c.get('caller').signInId, ctx.now());
-    } catch (err) {
-      if (err instanceof CognitoError) throw new HttpError(403, 'REAUTHENTICATION_REQUIRED', 'Confirm your current password first.');
-      throw err;
-    }
+    await requireRecentReauthenticationOr403(ctx.db, user.id, c.get('caller').signInId, ctx.now());
     const now = ctx.now();
     const codes = await ctx.db.tx(async (q) => {
       const made = await replaceRecoveryCodes(q, user.id, now);

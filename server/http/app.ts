@@ -8,6 +8,7 @@ import { identityRoutes } from '../identity/endpoint';
 import { publicSignupRoutes, userRoutes } from '../gateway/users.routes';
 import { organisationRoutes } from '../gateway/organisations.routes';
 import { memberRoutes } from '../gateway/members.routes';
+import { memberMfaRoutes } from '../gateway/member-mfa.routes';
 import { orgDetailsRoutes } from '../gateway/org-details.routes';
 import { sensorRoutes } from '../gateway/sensors.routes';
 import { sensorSetupRoutes } from '../gateway/sensor-setup.routes';
@@ -75,6 +76,7 @@ export function createApp(ctx: AppContext) {
   api.route('/', userRoutes(ctx));
   api.route('/', organisationRoutes(ctx));
   api.route('/', memberRoutes(ctx)).route('/', orgDetailsRoutes(ctx)); // organisation settings (issue 13)
+  api.route('/', memberMfaRoutes(ctx)); // a lost authenticator reset by the owner or a site admin (issue 35)
   api.route('/', sensorRoutes(ctx));
   api.route('/', sensorSetupRoutes(ctx));
   api.route('/', geocodeRoutes(ctx));

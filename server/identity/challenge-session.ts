@@ -7,9 +7,9 @@ import type { SigningKey } from './keys';
  */
 export const CHALLENGE_TTL_SECONDS = 180;
 
-export async function signChallengeSession(key: SigningKey, issuer: string, userId: string, challenge: string, now: number): Promise<string> {
+export async function signChallengeSession(key: SigningKey, issuer: string, userId: string, challenge: string, now: number, extra: Record<string, string> = {}): Promise<string> {
   const iat = Math.floor(now / 1000);
-  return new SignJWT({ token_use: 'challenge', challenge })
+  return new SignJWT({ ...extra, token_use: 'challenge', challenge })
     .setProtectedHeader({ alg: 'RS256', kid: key.kid })
     .setSubject(userId)
     .setIssuer(issuer)
@@ -20,10 +20,15 @@ export async function signChallengeSession(key: SigningKey, issuer: string, user
 
 /** The user id the session was issued to, or null when it is forged, expired or for another challenge. */
 export async function readChallengeSession(key: SigningKey, issuer: string, session: string, challenge: string, now: number): Promise<string | null> {
+  return (await readChallengeClaims(key, issuer, session, challenge, now))?.sub ?? null;
+}
+
+/** The session's claims (the user id as `sub`, and what the challenge was signed with), or null as above. */
+export async function readChallengeClaims(key: SigningKey, issuer: string, session: string, challenge: string, now: number): Promise<(Record<string, unknown> & { sub: string }) | null> {
   try {
     const { payload } = await jwtVerify(session, key.publicKey, { issuer, algorithms: ['RS256'], currentDate: new Date(now) });
     if (payload.token_use !== 'challenge' || payload.challenge !== challenge || !payload.sub) return null;
-    return payload.sub;
+    return { ...payload, sub: payload.sub };
   } catch {
     return null;
   }

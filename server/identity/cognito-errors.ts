@@ -39,6 +39,8 @@ export const errors = {
   badCredentials: () => err('NotAuthorizedException', 'Incorrect username or password.'),
   lockedOut: () => err('NotAuthorizedException', 'Password attempts exceeded'),
   tempPasswordExpired: () => err('NotAuthorizedException', 'Temporary password has expired and must be reset by an administrator.'),
+  // an invitation link's one-time code that can no longer set a first password (ours, with why: INVITE_LINK_MESSAGES)
+  invitationLink: (message: string) => err('NotAuthorizedException', message),
   badSession: () => err('NotAuthorizedException', 'Invalid session for the user, session is expired.'),
   badRefreshToken: () => err('NotAuthorizedException', 'Invalid Refresh Token'),
   expiredRefreshToken: () => err('NotAuthorizedException', 'Refresh Token has expired'),

@@ -10,9 +10,10 @@ import { invitationEmail, pendingInvitationEmail } from './emails';
 import { findUserById, findUserByUsername, insertUser, isUniqueViolation } from './identity-users';
 import { RESEND_INTERVAL_MS } from './invitations';
 import { hashPassword } from './passwords';
+import { issueInvitationToken } from './invitation-tokens';
 import { normaliseMobile } from './profile';
 
-/** A temporary password that meets the policy: it is the `code` of the accept link. */
+/** A temporary password that meets the policy, for `npm run create-user` to print. */
 export function temporaryPassword(): string {
   const pick = (set: string) => set[randomInt(set.length)];
   const chars = [pick('ABCDEFGHJKLMNPQRSTUVWXYZ'), pick('abcdefghijkmnopqrstuvwxyz'), pick('23456789'), pick('-_.~!')];
@@ -69,10 +70,13 @@ async function askExisting(q: Queryable, origin: string, org: OrgRow, inviterNam
   await queueEmail(q, email, pendingInvitationEmail(origin, { orgName: org.name, inviterName }));
 }
 
+/** The password hash of an invited account until it chooses one: of a secret nobody is told, so it costs a sign-in the same work and never matches. */
+const unusablePasswordHash = () => hashPassword(randomBytes(32).toString('base64url'));
+
 /**
  * POST /organisations/{orgId}/invite. A new email gets an account waiting for its first password
- * (FORCE_CHANGE_PASSWORD) and an invitation email whose link carries the temporary password;
- * an existing account is added to the organisation straight away.
+ * (FORCE_CHANGE_PASSWORD) and an invitation email whose link carries a one-time token
+ * (invitation-tokens.ts); an existing account is asked to accept or decline in the app.
  */
 export async function inviteMember(ctx: AppContext, orgId: string, inviterId: string, body: InviteRequest, origin: string): Promise<InviteResponse> {
   const email = checkEmail(body.email);
@@ -81,8 +85,7 @@ export async function inviteMember(ctx: AppContext, orgId: string, inviterId: st
   if (!name.ok) throw badRequest(name.error.code, name.error.message);
   const mobile = body.mobile?.trim() ? normaliseMobile(body.mobile, { possible: true }) : null;
   if (body.mobile?.trim() && !mobile) throw badRequest('INVALID_MOBILE', 'Please enter a valid phone number');
-  const temp = temporaryPassword();
-  const tempHash = await hashPassword(temp);
+  const unusableHash = await unusablePasswordHash();
   try {
     return await ctx.db.tx(async (q) => {
       const now = ctx.now();
@@ -96,10 +99,7 @@ export async function inviteMember(ctx: AppContext, orgId: string, inviterId: st
       const existing = !!user && user.status !== 'FORCE_CHANGE_PASSWORD';
       let userId = user?.id;
       if (!userId) {
-        userId = await insertUser(q, { email: email.value, name: name.value, mobile, passwordHash: tempHash, status: 'FORCE_CHANGE_PASSWORD', emailVerified: false, profileCreated: true }, now);
-      } else if (!existing) {
-        // still waiting for a first password: a fresh temporary one goes out with this invitation
-        await q.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, tempHash]);
+        userId = await insertUser(q, { email: email.value, name: name.value, mobile, passwordHash: unusableHash, status: 'FORCE_CHANGE_PASSWORD', emailVerified: false, profileCreated: true }, now);
       }
       await q.query(
         `INSERT INTO invitations (id, org_id, email, name, role, mobile, user_id, invited_by, last_invite_at, accepted_at, created_at)
@@ -107,7 +107,7 @@ export async function inviteMember(ctx: AppContext, orgId: string, inviterId: st
         [inviteId, orgId, email.value, name.value, body.role, mobile, userId, inviterId, now, null],
       );
       if (existing) await askExisting(q, origin, org, inviterName, email.value);
-      else await queueEmail(q, email.value, invitationEmail(origin, { email: email.value, orgName: org.name, inviterName, temporaryPassword: temp }));
+      else await queueEmail(q, email.value, invitationEmail(origin, { email: email.value, orgName: org.name, inviterName, token: await issueInvitationToken(q, inviteId, userId, now) }));
       return { email: email.value, status: 'Invited', inviteId, lastInviteAt: now };
     });
   } catch (err) {
@@ -116,12 +116,11 @@ export async function inviteMember(ctx: AppContext, orgId: string, inviterId: st
   }
 }
 
-/** POST /organisations/{orgId}/invite?resend=true: at most once per 10 minutes. */
+/** POST /organisations/{orgId}/invite?resend=true: at most once per 10 minutes; a new address gets a new link, and the earlier one stops working. */
 export async function resendInvitation(ctx: AppContext, orgId: string, inviterId: string, rawEmail: string, origin: string): Promise<InviteResponse> {
   const email = checkEmail(rawEmail);
   if (!email.ok) throw badRequest(email.error.code, email.error.message);
-  const temp = temporaryPassword();
-  const tempHash = await hashPassword(temp);
+  const unusableHash = await unusablePasswordHash();
   return ctx.db.tx(async (q) => {
     const now = ctx.now();
     const { org, inviterName } = await context(q, orgId, inviterId);
@@ -141,9 +140,10 @@ export async function resendInvitation(ctx: AppContext, orgId: string, inviterId
       return { email: email.value, status: 'Invited' as const, inviteId: inv.id, lastInviteAt: now };
     }
     if (!user) throw notFound('INVITATION_NOT_FOUND', 'There is no open invitation for this email.');
-    await q.query('UPDATE users SET password_hash = $2 WHERE id = $1', [user.id, tempHash]);
+    // a temporary password sent before one-time links stops working too
+    await q.query('UPDATE users SET password_hash = $2 WHERE id = $1', [user.id, unusableHash]);
     await q.query('UPDATE invitations SET last_invite_at = $2 WHERE id = $1', [inv.id, now]);
-    await queueEmail(q, email.value, invitationEmail(origin, { email: email.value, orgName: org.name, inviterName, temporaryPassword: temp }));
+    await queueEmail(q, email.value, invitationEmail(origin, { email: email.value, orgName: org.name, inviterName, token: await issueInvitationToken(q, inv.id, user.id, now) }));
     return { email: email.value, status: 'Invited' as const, inviteId: inv.id, lastInviteAt: now };
   });
 }

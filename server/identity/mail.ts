@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/db';
 import { enqueueEmail, enqueueIf, type EmailPayload } from '../delivery/outbox';
-import { securityNoticeEmail, type SecurityEvent } from './emails';
+import { securityNoticeEmail, type NoticeDetails, type SecurityEvent } from './emails';
 
 /**
  * enqueueEmail for identity mail. The database error of a failed insert carries the statement's
@@ -27,5 +27,5 @@ export async function queueEmailIf(q: Queryable, send: boolean, to: string, emai
 }
 
 /** Queues a security notice (emails.ts) to `to`; the caller's transaction, so it goes only if the change is made. */
-export const queueSecurityNotice = (q: Queryable, to: string, op: { origin: string; now: number }, event: SecurityEvent, p: { maskedNewEmail?: string } = {}) =>
+export const queueSecurityNotice = (q: Queryable, to: string, op: { origin: string; now: number }, event: SecurityEvent, p: NoticeDetails = {}) =>
   queueEmail(q, to, securityNoticeEmail(op.origin, event, op.now, p));

@@ -6,8 +6,9 @@ import { findUserById, findUserByUsername, tokenUser, type UserRow } from './ide
 import { FREE_FAILURES, isLocked, recordFailure, recordSuccess } from './lockout';
 import { queueSecurityNotice } from './mail';
 import { recordUnknownFailure, unknownIsLocked } from './unknown-lockout';
-import { readChallengeSession, signChallengeSession } from './challenge-session';
-import { acceptInvitationOfLink, temporaryPasswordUsable } from './invitations';
+import { readChallengeClaims, readChallengeSession, signChallengeSession } from './challenge-session';
+import { temporaryPasswordUsable } from './invitations';
+import { invitationTokenSignIn, spendInvitationToken } from './invitation-tokens';
 import { issueTokens, revokeSignIns, TokenError, verifyToken } from './tokens';
 import { requireClient, userFromAccessToken, type OpContext, type Operation } from './op-context';
 import { checkName } from '../../src/domain/sign-up-rules';
@@ -47,6 +48,7 @@ async function passwordAuth(op: OpContext, params: Record<string, string>) {
   if (!user) {
     const locked = await unknownIsLocked(db, username, op.now);
     await verifyPassword(password, await dummyHash());
+    await invitationTokenSignIn(db, undefined, password, op.now); // the look-up an account's wrong password costs
     if (locked) throw errors.lockedOut();
     await recordUnknownFailure(db, username, op.now);
     throw errors.badCredentials();
@@ -57,6 +59,9 @@ async function passwordAuth(op: OpContext, params: Record<string, string>) {
     throw errors.lockedOut();
   }
   if (!(await verifyPassword(password, user.password_hash))) {
+    // an invitation link's one-time code: the first password is chosen next (or why it cannot be)
+    const invitationToken = await invitationTokenSignIn(db, user, password, op.now);
+    if (invitationToken) return newPasswordChallenge(op, user, { tok: invitationToken });
     await recordFailure(db, user.id, op.now);
     throw errors.badCredentials();
   }
@@ -68,15 +73,7 @@ async function passwordAuth(op: OpContext, params: Record<string, string>) {
   if (user.status === 'UNCONFIRMED') throw errors.notConfirmed();
   if (user.status === 'FORCE_CHANGE_PASSWORD') {
     if (!(await temporaryPasswordUsable(db, user.id, op.now))) throw errors.tempPasswordExpired();
-    return {
-      ChallengeName: NEW_PASSWORD_REQUIRED,
-      Session: await signChallengeSession(op.app.key, op.tokens.issuer, user.id, NEW_PASSWORD_REQUIRED, op.now),
-      ChallengeParameters: {
-        USER_ID_FOR_SRP: user.id,
-        requiredAttributes: '[]',
-        userAttributes: JSON.stringify({ email: user.email, email_verified: String(user.email_verified), name: user.name }),
-      },
-    };
+    return newPasswordChallenge(op, user);
   }
   if (mfaOn(user)) {
     return {
@@ -88,6 +85,22 @@ async function passwordAuth(op: OpContext, params: Record<string, string>) {
   if (await mfaRequiredFor(db, op.app.config, user)) return mfaSetupChallenge(op, user);
   await noticeAfterLockout(op, user);
   return authenticated(op, user);
+}
+
+/**
+ * The account must choose its first password: after the temporary password `npm run create-user`
+ * printed, or an invitation link's token (`tok`, its hash: the answer spends it and accepts that invitation).
+ */
+async function newPasswordChallenge(op: OpContext, user: UserRow, extra: { tok?: string } = {}) {
+  return {
+    ChallengeName: NEW_PASSWORD_REQUIRED,
+    Session: await signChallengeSession(op.app.key, op.tokens.issuer, user.id, NEW_PASSWORD_REQUIRED, op.now, extra),
+    ChallengeParameters: {
+      USER_ID_FOR_SRP: user.id,
+      requiredAttributes: '[]',
+      userAttributes: JSON.stringify({ email: user.email, email_verified: String(user.email_verified), name: user.name }),
+    },
+  };
 }
 
 /** A site admin, or a manager of an organisation that requires it, without MFA: no tokens until TOTP is set up. */
@@ -212,15 +225,21 @@ export const getTokensFromRefreshToken: Operation = async (op, body) => {
   return { AuthenticationResult };
 };
 
-/** SOFTWARE_TOKEN_MFA and MFA_SETUP (above), or NEW_PASSWORD_REQUIRED: the invited user chooses a password, is confirmed and joins the organisation of the invitation whose email they followed. */
+/**
+ * SOFTWARE_TOKEN_MFA and MFA_SETUP (above), or NEW_PASSWORD_REQUIRED: the user chooses a first
+ * password and is confirmed; from an invitation link, its token is spent and the user joins that
+ * invitation's organisation only (any other invitation waits for its answer in the app).
+ */
 export const respondToAuthChallenge: Operation = async (op, body) => {
   const input = respondToAuthChallengeSchema.parse(body);
   requireClient(op, input.ClientId);
   if (input.ChallengeName === SOFTWARE_TOKEN_MFA) return softwareTokenChallenge(op, input.Session, input.ChallengeResponses);
   if (input.ChallengeName === MFA_SETUP) return mfaSetupComplete(op, input.Session, input.ChallengeResponses);
   if (input.ChallengeName !== NEW_PASSWORD_REQUIRED) throw errors.invalidParameter(`Unsupported challenge ${input.ChallengeName}.`);
-  const userId = await readChallengeSession(op.app.key, op.tokens.issuer, input.Session, NEW_PASSWORD_REQUIRED, op.now);
-  if (!userId) throw errors.badSession();
+  const claims = await readChallengeClaims(op.app.key, op.tokens.issuer, input.Session, NEW_PASSWORD_REQUIRED, op.now);
+  if (!claims) throw errors.badSession();
+  const userId = claims.sub;
+  const invitationToken = typeof claims.tok === 'string' ? claims.tok : undefined;
   const responses = input.ChallengeResponses;
   const named = responses.USERNAME ? await findUserByUsername(op.app.db, responses.USERNAME) : undefined;
   if (!named || named.id !== userId) throw errors.badSession();
@@ -238,13 +257,13 @@ export const respondToAuthChallenge: Operation = async (op, body) => {
   const user = await op.app.db.tx(async (q) => {
     const u = await findUserById(q, userId, true);
     if (!u || u.status !== 'FORCE_CHANGE_PASSWORD') throw errors.badSession();
-    // the temporary password came by email, so the address is proven
+    if (invitationToken) await spendInvitationToken(q, invitationToken, u, op.now);
+    // the link or the temporary password came by email, so the address is proven
     await q.query(
       `UPDATE users SET password_hash = $2, status = 'CONFIRMED', email_verified = true, profile_created = true,
          failed_logins = 0, locked_until = 0, name = COALESCE($3, name) WHERE id = $1`,
       [userId, hash, name ?? null],
     );
-    await acceptInvitationOfLink(q, userId, op.now);
     return (await findUserById(q, userId))!;
   });
   // as Cognito: a user who must have MFA sets it up before the first tokens

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Alarm, ConversionConfig } from '../../src/contract/sensor.schema';
+import type { Alarm, ConversionConfig, ForecastAlarm } from '../../src/contract/sensor.schema';
 import { levelAt, type SignalModel, type SignalSpec } from '../../src/domain/signals';
 import type { OrgKey } from './demo-people';
 
@@ -38,6 +38,8 @@ export interface DemoSensor {
    * deltas are mm of level change per hour; a level outside minLevel..maxLevel is a water-level alarm.
    */
   alarms?: Record<string, Alarm> | ((m: SignalModel) => Record<string, Alarm>);
+  /** Beyond the spec: the forecast alarm (src/domain/forecast-alarm.ts), judged by the server once it runs. */
+  forecastAlarm?: ForecastAlarm;
   lat: number;
   lng: number;
   boot: { hardwareVersion: 9 | 10 | 11 | 13; firmwareVersion: number; sensorVersion: number; buildType?: 'Alpha' | 'Beta' | 'Production' };
@@ -74,6 +76,8 @@ export const DEMO_SENSORS: DemoSensor[] = [
     serial: '2B3C4D5E', name: 'Stock Tank North', type: 'T35', radio: { type: 'cellular', carrier: 'Vodafone' }, org: 'riverbend',
     measurementInterval: 15, transmissionInterval: 60, offsetMm: 2800, minLevel: 0, maxLevel: 2600, conversion: { type: 'VOLUME_CYLINDER', diameter: 3.6 },
     alarms: { '0': { type: 'THRESHOLD_DECREASING', threshold: 600, enabled: true } },
+    // it holds under a week of water at its daily use, refilled every four days or so: the forecast alarm is open
+    forecastAlarm: { emptyWithinDays: 7, fullWithinDays: null },
     lat: -43.5021, lng: 172.3315, boot: { hardwareVersion: 11, firmwareVersion: 72, sensorVersion: 3 }, battery: 78, signal: 14, pointId: 'RBW-STK-02', commissioningStatus: 3,
     spec: { kind: 'tank', fullMm: 2500, emptyMm: 200, fullVarMm: 120, cycleHours: 96, jitter: 0.3, refillHours: 6, used: [0.5, 0.85], dailyAmp: 0.8, peakHour: 14, phase: 0.25 },
     seed: 202,

@@ -70,8 +70,8 @@ export async function insertSensorRows(q: Queryable, planned: PlannedSensor[], o
     const boot = { buildType: s.boot.buildType ?? 'Production', firmwareVersion: s.boot.firmwareVersion, sensorVersion: s.boot.sensorVersion, hardwareVersion: s.boot.hardwareVersion };
     await q.query(
       `INSERT INTO sensors (id, serial, claim_code, device_key_hash, org_id, name, sensor_type, latitude, longitude, radio, config, display_info,
-                            conversion_configs, alarms, integration, latest_data, latest_boot_info, created_at, claimed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+                            conversion_configs, alarms, integration, latest_data, latest_boot_info, created_at, claimed_at, forecast_alarm)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
       [
         p.id,
         s.serial,
@@ -92,6 +92,7 @@ export async function insertSensorRows(q: Queryable, planned: PlannedSensor[], o
         JSON.stringify(boot),
         anchor - 420 * 1440 * MIN,
         s.org ? anchor - 370 * 1440 * MIN : null,
+        s.forecastAlarm ? JSON.stringify(s.forecastAlarm) : null,
       ],
     );
   }

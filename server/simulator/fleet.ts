@@ -6,7 +6,10 @@ import { DEMO_SENSORS, demoSensorBySerial, modelFor } from '../seed/demo-sensors
 import { unit } from '../../src/domain/signals';
 import { createMeterReader } from './meter-reader';
 import { fullRadarParamsSchema, type FullRadarParams } from '../../src/contract/downlink-task.schema';
-import { applyDownlink, dueUplinks, markSent, type BootInfo, type FirmwareImage, type VirtualSensor } from './virtual-sensor';
+import { applyDownlink, dueUplinks, markSent, radioFrames, type BootInfo, type FirmwareImage, type VirtualSensor } from './virtual-sensor';
+import { takeMyriotaPackets, takeSigfoxCallback } from '../networks/callbacks';
+import { decodeSigfoxDownlink, encodeSigfoxUplink, type SigfoxUplink } from '../networks/sigfox-frame';
+import { encodeMyriotaFrame, type MyriotaFrame } from '../networks/myriota-frame';
 
 const MIN = 60_000;
 /** How often (in ctx.now() time) the fleet re-reads which demo sensors are claimed and switched on. */
@@ -18,9 +21,12 @@ const FLAT_BATTERY = 5;
  * runs only in the process holding this lease in app_meta, renewed at every sync.
  */
 const LEASE_MS = 90_000;
+/** Sigfox's downlink budget: 4 a day, so a sensor asks for one at most every 6 hours. */
+const SIGFOX_DOWNLINK_EVERY_MS = 6 * 60 * MIN;
 
 interface SensorRow {
   id: string;
+  org_id: string;
   serial: string;
   sensor_type: string;
   radio: { type: string };
@@ -73,7 +79,7 @@ export function createFleet(ctx: AppContext): Fleet {
       return;
     }
     const rows = await ctx.db.query<SensorRow>(
-      `SELECT s.id, s.serial, s.sensor_type, s.radio, s.config, s.latest_data, s.latest_boot_info,
+      `SELECT s.id, s.org_id, s.serial, s.sensor_type, s.radio, s.config, s.latest_data, s.latest_boot_info,
               GREATEST((SELECT max(time) FROM measurements m WHERE m.sensor_id = s.id),
                        (SELECT max(time) FROM measurement_errors e WHERE e.sensor_id = s.id)) AS last_slot
        FROM sensors s WHERE s.org_id IS NOT NULL AND s.serial = ANY($1::text[])`,
@@ -98,6 +104,7 @@ export function createFleet(ctx: AppContext): Fleet {
       sensorType: r.sensor_type,
       radio: r.radio.type,
       key: await demoDeviceKey(ctx, r.serial),
+      orgId: r.org_id,
       model: modelFor(def, at),
       measurementMs,
       transmissionMs,
@@ -146,6 +153,8 @@ export function createFleet(ctx: AppContext): Fleet {
   }
 
   async function transmit(v: VirtualSensor, now: number): Promise<number> {
+    if (v.radio === 'sigfox') return transmitSigfox(v, now);
+    if (v.radio === 'myriota') return transmitMyriota(v, now);
     let sent = 0;
     for (const part of dueUplinks(v, now)) {
       const ack = await ingestUplink(ctx, v.key, part.uplink);
@@ -158,6 +167,75 @@ export function createFleet(ctx: AppContext): Fleet {
         const image = task.type === 'FirmwareDownload' ? await firmwareImage(task.params.fwId) : undefined;
         v.applied.push({ id: task.id, ok: applyDownlink(v, task, image) });
       }
+    }
+    return sent;
+  }
+
+  /**
+   * A Sigfox sensor sends 12-byte frames (3 slots each) through the Sigfox callback path, as the
+   * Sigfox backend would call it; the last frame of a transmission asks for a downlink when the
+   * sensor's budget allows (one every 6 hours, divided by the simulator's speed like its other
+   * waits). The downlink is decoded from its 8 bytes and applied; its result rides in the first
+   * frame of the next transmission.
+   */
+  async function transmitSigfox(v: VirtualSensor, now: number): Promise<number> {
+    let sent = 0;
+    for (const part of dueUplinks(v, now)) {
+      const slots = v.measurementMs / MIN <= 255 ? 3 : 1; // the frame's spacing byte holds at most 255 minutes
+      const frames = radioFrames(part.uplink, v.measurementMs, slots);
+      // the results this transmission reports (a copy: a downlink applied during it is reported with the next)
+      const reported = [...part.uplink.appliedTasks];
+      const report = reported.length ? { ok: reported.every((a) => a.ok) } : undefined;
+      for (const [i, f] of frames.entries()) {
+        const ask = i === frames.length - 1 && now - (v.downlinkAskedAt ?? -Infinity) >= SIGFOX_DOWNLINK_EVERY_MS / speed;
+        const data = encodeSigfoxUplink({
+          ...(i === 0 && report ? { report } : {}),
+          ...(f.error ? { error: f.error } : {}),
+          ...(part.uplink.battery !== undefined ? { battery: part.uplink.battery } : {}),
+          spacingMinutes: Math.min(f.spacingMinutes, 255),
+          distances: f.distances as SigfoxUplink['distances'],
+        });
+        const answer = await takeSigfoxCallback(ctx, v.orgId!, {
+          device: v.serial,
+          time: Math.floor(f.time / 1000),
+          data,
+          seqNumber: v.txCount * 8 + i,
+          ...(ask ? { ack: true } : {}),
+          ...(part.uplink.signalLevel !== undefined ? { rssi: part.uplink.signalLevel } : {}),
+        });
+        if (ask) v.downlinkAskedAt = now;
+        sent++;
+        // a Sigfox downlink at the edge of coverage is sometimes never received (see lostDownlink)
+        if (answer.downlinkData && !lostDownlink(v, `${v.serial}:${f.time}`)) {
+          const task = decodeSigfoxDownlink(answer.downlinkData);
+          v.applied.push({ id: `sigfox:${f.time}`, ok: applyDownlink(v, { id: '', ...task }, undefined) });
+        }
+      }
+      // with no slot due there is no frame to send: a pending report waits for the next transmission
+      if (frames.length) markSent(v, { ...part, uplink: { ...part.uplink, appliedTasks: reported } }, now);
+    }
+    return sent;
+  }
+
+  /** A Myriota sensor's frames (4 slots each) go as packets of one Myriota destination message; a satellite sensor takes no downlinks. */
+  async function transmitMyriota(v: VirtualSensor, now: number): Promise<number> {
+    let sent = 0;
+    for (const part of dueUplinks(v, now)) {
+      const packets = radioFrames(part.uplink, v.measurementMs, 4).map((f) => ({
+        Timestamp: f.time,
+        TerminalId: `00${v.serial.padStart(8, '0')}`.toLowerCase(),
+        Value: encodeMyriotaFrame({
+          serial: v.serial,
+          ...(f.error ? { error: f.error } : {}),
+          ...(part.uplink.battery !== undefined ? { battery: part.uplink.battery } : {}),
+          spacingMinutes: f.spacingMinutes,
+          distances: f.distances as MyriotaFrame['distances'],
+        }),
+      }));
+      for (let i = 0; i < packets.length; i += 100) await takeMyriotaPackets(ctx, v.orgId!, packets.slice(i, i + 100));
+      sent += packets.length;
+      // a satellite sensor's applied tasks never come (it takes none); its boot info cannot travel in a frame
+      markSent(v, { ...part, uplink: { ...part.uplink, appliedTasks: [] } }, now);
     }
     return sent;
   }

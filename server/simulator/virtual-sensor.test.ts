@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyDownlink, dueUplinks, markSent, type VirtualSensor } from './virtual-sensor';
+import { applyDownlink, dueUplinks, markSent, radioFrames, type VirtualSensor } from './virtual-sensor';
 import { FULL_RADAR_DEFAULTS } from '../../src/domain/task-params';
 import { DEMO_SENSORS, modelFor } from '../seed/demo-sensors';
 
@@ -57,5 +57,31 @@ describe('virtual sensor radar settings (the Radar Config screen shows what the 
     const v = device('LS1');
     expect(dueUplinks(v, T0)[0].uplink.radarSettings).toBeUndefined();
     expect(applyDownlink(v, { id: 't', type: 'FullRadarConfig', params: { ...FULL_RADAR_DEFAULTS } }, undefined)).toBe(false);
+  });
+});
+
+describe('radioFrames: an uplink cut into a narrow-band radio\'s fixed frames', () => {
+  const m = (k: number, raw: number) => ({ time: T0 + k * 15 * MIN, rawDistance: raw });
+  it('fills frames of 3 slots oldest first, ending each at its newest slot; the rest goes in a last, shorter frame', () => {
+    const frames = radioFrames({ measurements: [m(0, 100), m(1, 101), m(2, 102), m(3, 103)], errors: [] }, 15 * MIN, 3);
+    expect(frames).toEqual([
+      { time: T0 + 2 * 15 * MIN, spacingMinutes: 15, distances: [100, 101, 102] },
+      { time: T0 + 3 * 15 * MIN, spacingMinutes: 15, distances: [null, null, 103] },
+    ]);
+  });
+  it('ends a frame at an error (a frame carries one, in its newest slot) and at a gap', () => {
+    const frames = radioFrames({ measurements: [m(0, 100), m(2, 102), m(5, 105)], errors: [{ time: T0 + 15 * MIN, code: 'E2' }] }, 15 * MIN, 4);
+    expect(frames).toEqual([
+      { time: T0 + 15 * MIN, spacingMinutes: 15, distances: [null, null, 100, null], error: 'E2' },
+      { time: T0 + 2 * 15 * MIN, spacingMinutes: 15, distances: [null, null, null, 102] },
+      { time: T0 + 5 * 15 * MIN, spacingMinutes: 15, distances: [null, null, null, 105] },
+    ]);
+  });
+  it('keeps every slot of a day of buffered measurements, none twice', () => {
+    const measurements = Array.from({ length: 96 }, (_, k) => m(k, 1000 + k));
+    const frames = radioFrames({ measurements, errors: [] }, 15 * MIN, 3);
+    expect(frames).toHaveLength(32);
+    const back = frames.flatMap((f) => f.distances.map((d, j) => (d === null ? null : { time: f.time - (2 - j) * 15 * MIN, rawDistance: d }))).filter((x) => x !== null);
+    expect(back).toEqual(measurements);
   });
 });

@@ -25,6 +25,10 @@ export interface VirtualSensor {
   sensorType: string;
   radio: string;
   key: string;
+  /** The owning organisation: a Sigfox or Myriota sensor's frames reach it through the network's callback. */
+  orgId?: string;
+  /** When a Sigfox sensor last asked for a downlink (its budget is one every 6 hours). */
+  downlinkAskedAt?: number;
   model: SignalModel;
   measurementMs: number;
   transmissionMs: number;
@@ -152,4 +156,43 @@ export function applyDownlink(v: VirtualSensor, task: UplinkAck['downlinks'][num
     default:
       return false;
   }
+}
+
+/** One radio frame's worth of an uplink: `slots` raw distances on the measurement grid, oldest first, the newest at `time`. */
+export interface RadioFrame {
+  time: number;
+  spacingMinutes: number;
+  distances: (number | null)[];
+  /** The newest slot's error code (a frame carries one, in its newest slot). */
+  error?: string;
+}
+
+/**
+ * An uplink cut into the fixed frames of a narrow-band radio (a Sigfox frame holds 3 slots, a
+ * Myriota frame 4): consecutive slots oldest first, each frame ending at its newest slot; an error
+ * ends its frame, since a frame carries an error only in its newest slot. A slot with neither a
+ * distance nor an error in the uplink is sent as none.
+ */
+export function radioFrames(uplink: Pick<Uplink, 'measurements' | 'errors'>, measurementMs: number, slots: number): RadioFrame[] {
+  const items = [...uplink.measurements.map((m) => ({ time: m.time, raw: m.rawDistance as number | undefined, code: undefined as string | undefined })), ...uplink.errors.map((e) => ({ time: e.time, raw: undefined, code: e.code }))].sort(
+    (a, b) => a.time - b.time,
+  );
+  const spacingMinutes = Math.round(measurementMs / MIN);
+  const frames: RadioFrame[] = [];
+  let chunk: typeof items = [];
+  const flush = () => {
+    const newest = chunk[chunk.length - 1];
+    if (!newest) return;
+    const distances = Array.from({ length: slots }, (_, j) => chunk.find((c) => c.time === newest.time - (slots - 1 - j) * measurementMs)?.raw ?? null);
+    frames.push({ time: newest.time, spacingMinutes, distances, ...(newest.code !== undefined ? { error: newest.code } : {}) });
+    chunk = [];
+  };
+  for (const item of items) {
+    // a frame covers consecutive slots only: a gap starts a new one
+    if (chunk.length && item.time - chunk[chunk.length - 1]!.time !== measurementMs) flush();
+    chunk.push(item);
+    if (item.code !== undefined || chunk.length === slots) flush();
+  }
+  flush();
+  return frames;
 }

@@ -4,7 +4,8 @@ import { authMachine, type Credentials, type ResetConfirmation, type SignInResul
 import { currentUserSchema, type CurrentUser } from '../contract/user.schema';
 import { api } from '../shared/api';
 import { AUTH_FLOW } from '../shared/amplify';
-import { closeLive } from '../shared/live';
+import { closeLive } from '../shared/live-config';
+import { dropEarlyReads, startEarlyReads } from '../shared/early-reads';
 
 /** The identity service (aws-amplify) and the gateway behind the auth machine's named actors. */
 
@@ -74,6 +75,8 @@ export const liveAuthMachine = authMachine.provide({
       if (!done.isSignedIn) throw Object.assign(new Error(`Unsupported sign-in step ${done.nextStep.signInStep}`), { name: 'UnsupportedSignInStep' });
     }),
     loadCurrentUser: fromPromise(async ({ input }: { input: { email: string } }): Promise<CurrentUser> => {
+      // the pages after this read the organisations (and a linked sensor's record): begin those reads now, beside it
+      startEarlyReads(window.location.pathname);
       const email = await sessionEmail(input.email);
       return api.get('/users/current-v2', { query: { email }, schema: currentUserSchema });
     }),
@@ -81,6 +84,7 @@ export const liveAuthMachine = authMachine.provide({
       await api.post('/create-self', { email: await sessionEmail(input.email) });
     }),
     signOut: fromPromise(async () => {
+      dropEarlyReads();
       closeLive();
       await signOut();
     }),

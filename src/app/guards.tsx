@@ -42,10 +42,19 @@ export function ToReaderApp({ path = READER_APP_PATH }: { path?: string }) {
   return <Splash />;
 }
 
-/** Protected pages: signed-out visitors go to /login?redirect={path}{query}. */
-export function RequireAuth() {
+/**
+ * Protected pages: signed-out visitors go to /login?redirect={path}{query}. `onSession` is told the
+ * path once a stored session is found, while the user is still being read, so the page's chunks
+ * can load alongside that call rather than after it.
+ */
+export function RequireAuth({ onSession }: { onSession?: (pathname: string) => void }) {
   const phase = useAuthPhase();
+  const hasSession = useSelector(useAuthRef(), (s) => s.matches('loadingUser') || s.matches('authenticated'));
   const { pathname, search } = useLocation();
+  useEffect(() => {
+    if (hasSession) onSession?.(pathname);
+    // once a session: a later navigation loads its page as it renders
+  }, [hasSession]);
   if (phase === 'pending') return <Splash />;
   if (phase === 'out') return <Navigate to={loginPathFor(pathname, search)} replace />;
   return <Outlet />;

@@ -5,7 +5,7 @@ import { NoSensors, SensorsLoadFailed } from '../features/sensors/sensors-empty'
 import { useIsMobile } from '../shared/layout';
 import { useSession } from '../shared/session';
 import { useFleet } from '../shared/use-fleet';
-import { useFleetPoints, useFleetSensor } from '../shared/use-fleet-map';
+import { useFleetMapView, useFleetSensor } from '../shared/use-fleet-map';
 import { supportHref } from './links';
 
 /**
@@ -22,7 +22,7 @@ export function MapArea() {
   const mapUrl = `${orgPath}/map`;
   const selected = serial?.toUpperCase();
   const picked = useFleetSensor(fleet, selected);
-  const points = useFleetPoints(fleet);
+  const { overview, revision } = useFleetMapView(fleet);
 
   if (fleet.state.status === 'loading') {
     return (
@@ -40,7 +40,8 @@ export function MapArea() {
   return (
     <MapPage
       fleet={fleet}
-      points={points}
+      overview={overview}
+      revision={revision}
       selected={picked.status === 'found' ? picked.sensor : undefined}
       org={org}
       styles={config.map.styles}

@@ -7,6 +7,7 @@ import { pendingInvitationListSchema, type PendingInvitation } from '../contract
 import { messageForError } from '../domain/messages';
 import { normaliseTimeZone } from '../domain/time-zone';
 import { ApiError, api } from '../shared/api';
+import { readEarly } from '../shared/early-reads';
 import { useAuthRef } from './auth-context';
 import { useConfig } from './config-context';
 import { Splash, ToReaderApp } from './guards';
@@ -39,7 +40,8 @@ export function OrgsGate() {
 
   const refresh = useCallback(async () => {
     try {
-      const { organisations } = await api.get('/organisations', { schema: organisationListSchema });
+      // the first read was begun beside the user's (src/shared/early-reads.ts)
+      const { organisations } = await readEarly('/organisations', organisationListSchema);
       // a legacy zone name (NZST) would throw in every formatter: each page gets an IANA zone
       setLoad({ status: 'ready', organisations: organisations.map((o) => ({ ...o, locale: { ...o.locale, timezone: normaliseTimeZone(o.locale.timezone) } })) });
     } catch (err) {

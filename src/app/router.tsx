@@ -24,17 +24,35 @@ const OrgSettingsPage = lazy(() => import('../features/org-settings/settings-fra
 const ApiDocsPage = lazy(() => import('../features/api-docs/api-docs-page').then((m) => ({ default: m.ApiDocsPage })));
 const UserSettingsArea = lazy(() => import('./user-settings-area').then((m) => ({ default: m.UserSettingsArea })));
 const UserSettings = lazy(() => import('./user-settings-area').then((m) => ({ default: m.UserSettings })));
-const SensorsArea = lazy(() => import('./sensors-area').then((m) => ({ default: m.SensorsArea })));
+const loadSensorsArea = () => import('./sensors-area');
+const SensorsArea = lazy(() => loadSensorsArea().then((m) => ({ default: m.SensorsArea })));
 const MapArea = lazy(() => import('./map-area').then((m) => ({ default: m.MapArea })));
 const ServiceRoutes = lazy(() => import('./service-routes-area').then((m) => ({ default: m.ServiceRoutes })));
 // The signed-in frame (the organisations gate, the app frame with its menus, org switcher and
 // dialogs) loads after sign-in too: the sign-in page ships only what it draws.
-const OrgsGateNow = lazy(() => import('./organisations').then((m) => ({ default: m.OrgsGate })));
-const DefaultOrgRedirectNow = lazy(() => import('./organisations').then((m) => ({ default: m.DefaultOrgRedirect })));
-const OrgLayoutNow = lazy(() => import('./org-layout').then((m) => ({ default: m.OrgLayout })));
-const DefaultSectionRedirectNow = lazy(() => import('./org-layout').then((m) => ({ default: m.DefaultSectionRedirect })));
-const SectionPageNow = lazy(() => import('./org-layout').then((m) => ({ default: m.SectionPage })));
-const RequireMeterReadingNow = lazy(() => import('./org-layout').then((m) => ({ default: m.RequireMeterReading })));
+const loadOrganisations = () => import('./organisations');
+const loadOrgLayout = () => import('./org-layout');
+const OrgsGateNow = lazy(() => loadOrganisations().then((m) => ({ default: m.OrgsGate })));
+const DefaultOrgRedirectNow = lazy(() => loadOrganisations().then((m) => ({ default: m.DefaultOrgRedirect })));
+const OrgLayoutNow = lazy(() => loadOrgLayout().then((m) => ({ default: m.OrgLayout })));
+const DefaultSectionRedirectNow = lazy(() => loadOrgLayout().then((m) => ({ default: m.DefaultSectionRedirect })));
+const SectionPageNow = lazy(() => loadOrgLayout().then((m) => ({ default: m.SectionPage })));
+const RequireMeterReadingNow = lazy(() => loadOrgLayout().then((m) => ({ default: m.RequireMeterReading })));
+
+/**
+ * A signed-in visit to an organisation's page: the frame's chunks, the sensors area's and the data
+ * worker (which fetches the fleet) start together while the user is read, not one after another as
+ * each lazy level renders; on slow 4G each of those steps is a round trip and more.
+ */
+function preloadSignedIn(pathname: string) {
+  if (!/^\/org(?:\/|$)/.test(pathname)) return;
+  void loadOrganisations();
+  void loadOrgLayout();
+  if (/^\/org\/[^/]+\/sensors(?:\/|$)/.test(pathname)) {
+    void loadSensorsArea();
+    void import('../shared/data-worker').then((m) => m.dataWorker());
+  }
+}
 const Lazy = ({ children }: { children: ReactNode }) => (
   <Suspense
     fallback={
@@ -93,7 +111,7 @@ export function createAppRouter() {
           ],
         },
         {
-          element: <RequireAuth />,
+          element: <RequireAuth onSession={preloadSignedIn} />,
           ...boundary,
           children: [
             { element: <PlainLayout />, ...boundary, children: [{ path: 'verify-email', element: <VerifyEmail />, ...boundary }] },

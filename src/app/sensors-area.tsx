@@ -39,15 +39,8 @@ function OrgSensors() {
     navigate(`${sensorsUrl}/${sensor.serial}`);
   };
 
-  if (list.status === 'loading') {
-    return (
-      <Center h="60vh">
-        <Loader />
-      </Center>
-    );
-  }
   if (list.status === 'error') return <SensorsLoadFailed message={list.message} onReload={() => window.location.reload()} />;
-  if (list.total === 0) {
+  if (list.status === 'ready' && list.total === 0) {
     return (
       <>
         <NoSensors canAdd={canAdd} onAdd={() => setAdding(true)} supportHref={supportHref(config)} />
@@ -61,7 +54,21 @@ function OrgSensors() {
   return (
     <Routes>
       {/* the bare route opens the first sensor; on a phone it is where the list lives */}
-      <Route index element={mobile || !list.first ? page() : <Navigate to={`${sensorsUrl}/${list.first.serial}`} replace />} />
+      <Route
+        index
+        element={
+          list.status === 'loading' ? (
+            <Center h="60vh">
+              <Loader />
+            </Center>
+          ) : mobile || !list.first ? (
+            page()
+          ) : (
+            <Navigate to={`${sensorsUrl}/${list.first.serial}`} replace />
+          )
+        }
+      />
+      {/* a sensor opened by link draws from its own record while the list is still loading */}
       <Route path=":serial/*" element={<SelectedSensor fleet={fleet} sensorsUrl={sensorsUrl} mobile={mobile} render={page} />} />
     </Routes>
   );
@@ -71,7 +78,7 @@ function OrgSensors() {
 function SelectedSensor({ fleet, sensorsUrl, mobile, render }: { fleet: FleetHandle; sensorsUrl: string; mobile: boolean; render(serial: string, detail: React.ReactNode): React.ReactNode }) {
   const { org } = useSession();
   const serial = (useParams().serial ?? '').toUpperCase();
-  const record = useSensorRecord(org.id, serial, fleet.find);
+  const record = useSensorRecord(org.id, serial);
   const { replace } = record;
   const { settings } = fleet;
   const onSaved = useCallback(

@@ -1,4 +1,4 @@
-import { Anchor, createTheme, Drawer, Loader, Menu, Modal, Notification, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+import { createTheme, type AnchorProps, type CSSVariablesResolver, type DrawerProps, type LoaderProps, type MantineColorsTuple, type MenuProps, type ModalProps, type NotificationProps } from '@mantine/core';
 import { accessibleColors } from './palette';
 
 // Calm water: a blue-teal primary ("tide") from shallow to deep, and a deep-water navy for brand surfaces.
@@ -18,6 +18,8 @@ export const theme = createTheme({
   headings: { fontFamily: font, fontWeight: '650' },
   defaultRadius: 'md',
   cursorType: 'pointer',
+  // defaults given as plain objects, not Menu.extend(...): importing the components themselves would
+  // bring the menu, modal and drawer (with floating-ui and the scroll lock) into the sign-in page
   components: {
     Button: { defaultProps: { radius: 'md' } },
     TextInput: { defaultProps: { radius: 'md' } },
@@ -25,15 +27,15 @@ export const theme = createTheme({
     Paper: { defaultProps: { radius: 'lg' } },
     // a menu holds only menu items: no focusable role=presentation placeholder in it (axe
     // aria-required-children); opened from the keyboard, focus goes to the first item instead
-    Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
+    Menu: { defaultProps: { withInitialFocusPlaceholder: false } satisfies Partial<MenuProps> },
     // links are underlined: told from the text around them by more than colour (WCAG 1.4.1)
-    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    Anchor: { defaultProps: { underline: 'always' } satisfies Partial<AnchorProps> },
     // a loader is a named status (a bare span may not carry aria-label)
-    Loader: Loader.extend({ defaultProps: { role: 'status', 'aria-label': 'Loading' } }),
+    Loader: { defaultProps: { role: 'status', 'aria-label': 'Loading' } satisfies Partial<LoaderProps> },
     // every close button has a name (axe button-name)
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } satisfies Partial<ModalProps> },
+    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } satisfies Partial<DrawerProps> },
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } satisfies Partial<NotificationProps> },
   },
 });
 

@@ -26,6 +26,8 @@ export const memberSchema = z.object({
   inviteId: z.string().nullable(),
   mobile: z.string().nullable(),
   notificationRule: notificationRuleSchema.nullable(),
+  /** Whether an active member has two-factor authentication on (the owner may reset it); absent for invitations. */
+  mfaEnabled: z.boolean().optional(),
 });
 export type Member = z.infer<typeof memberSchema>;
 export const memberListSchema = z.object({ members: z.array(memberSchema) });
@@ -61,3 +63,6 @@ export const unfinishedRouteTasksSchema = z.object({ cognitoIdentityId: uuid, un
 export type UnfinishedRouteTasks = z.infer<typeof unfinishedRouteTasksSchema>;
 
 export const cancelInvitePathSchema = z.object({ orgId: z.string(), email: safeText.max(320) });
+
+/** POST .../members/{memberId}/reset-mfa: the member's authenticator and recovery codes are gone. */
+export const memberMfaResetResponseSchema = z.object({ cognitoIdentityId: uuid, mfaEnabled: z.literal(false) });

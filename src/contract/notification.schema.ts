@@ -8,6 +8,8 @@ export const NOTIFICATION_TYPES = [
   'LOW_BATTERY',
   'SENSOR_OFFLINE',
   'DELTA_ALARM',
+  // beyond the spec: raised by the forecast alarm (docs/decisions.md), ordered after the spec's types
+  'FORECAST_ALARM',
 ] as const;
 export const notificationTypeSchema = z.enum(NOTIFICATION_TYPES);
 
@@ -27,6 +29,11 @@ export const sensorNotificationSchema = z.object({
     delta: z.number().nullable().optional(),
     /** SENSOR_ERROR: the measurement error code (E1...). */
     errorCode: z.string().nullable().optional(),
+    /** FORECAST_ALARM: what is forecast, the alarm's days, and the forecast when it was raised (days, epoch ms). */
+    forecast: z
+      .object({ target: z.enum(['empty', 'full']), withinDays: z.number(), days: z.number(), at: z.number().nullable() })
+      .nullable()
+      .optional(),
   }),
 });
 export type SensorNotification = z.infer<typeof sensorNotificationSchema>;

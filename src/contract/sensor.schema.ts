@@ -63,6 +63,13 @@ export const bootInfoSchema = z.object({
   hardwareVersion: z.number().optional(),
 });
 
+/**
+ * Beyond the spec: the forecast alarm's settings (docs/decisions.md). Days until the tank is
+ * forecast empty (or full) at its rolling daily use; null turns that direction off.
+ */
+export const forecastAlarmSchema = z.object({ emptyWithinDays: z.number().nullable(), fullWithinDays: z.number().nullable() });
+export type ForecastAlarm = z.infer<typeof forecastAlarmSchema>;
+
 /** A sensor as GET /organisations/{orgId}/sensors answers it. */
 export const sensorSchema = z.object({
   id: z.string(),
@@ -83,6 +90,8 @@ export const sensorSchema = z.object({
   integration: z.object({ pointId: z.string().optional(), commissioningStatus: z.number() }).optional(),
   latestData: latestDataSchema.nullable(),
   latestBootInfo: bootInfoSchema.nullable(),
+  /** Beyond the spec: absent or null when never set. */
+  forecastAlarm: forecastAlarmSchema.nullable().optional(),
 });
 export type Sensor = z.infer<typeof sensorSchema>;
 
@@ -122,6 +131,7 @@ export const sensorUpdateRequestSchema = z.object({
   longitude: z.number().optional(),
   integration: z.object({ pointId: z.string(), commissioningStatus: z.number() }).optional(),
   alarms: z.record(z.string(), alarmSchema).optional(),
+  forecastAlarm: forecastAlarmSchema.optional(),
 });
 export type SensorUpdateRequest = z.infer<typeof sensorUpdateRequestSchema>;
 export const sensorUpdateResponseSchema = z.object({ sensor: sensorSchema });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DEFAULT_MESSAGE, NETWORK_MESSAGE, messageForError } from './messages';
+import { DEFAULT_MESSAGE, INVITE_LINK_MESSAGES, LOGIN_MESSAGES, NETWORK_MESSAGE, loginErrorMessage, messageForError } from './messages';
 
 describe('gateway errors read as the spec messages (monitoring-client 8)', () => {
   it("'Failed to fetch' (a fetch TypeError or the gateway client's NETWORK_ERROR) reads as the connection message", () => {
@@ -19,5 +19,13 @@ describe('gateway errors read as the spec messages (monitoring-client 8)', () =>
     expect(messageForError(zodError)).toBe(DEFAULT_MESSAGE);
     expect(messageForError('a string')).toBe(DEFAULT_MESSAGE);
     expect(messageForError(null)).toBe(DEFAULT_MESSAGE);
+  });
+});
+
+describe('a dead invitation link says why (issue 35)', () => {
+  it('the server’s invitation link messages read as they are; any other NotAuthorizedException is a wrong password', () => {
+    for (const message of Object.values(INVITE_LINK_MESSAGES)) expect(loginErrorMessage({ name: 'NotAuthorizedException', message })).toBe(message);
+    expect(loginErrorMessage({ name: 'NotAuthorizedException', message: 'Incorrect username or password.' })).toBe(LOGIN_MESSAGES.badCredentials);
+    expect(loginErrorMessage({ name: 'InvalidParameterException', message: INVITE_LINK_MESSAGES.used })).toBe(LOGIN_MESSAGES.other);
   });
 });

@@ -17,6 +17,20 @@ export const LOGIN_MESSAGES = {
   passwordRequired: 'Password is required.',
 } as const;
 
+/**
+ * An invitation link's one-time code that can no longer set a first password (issue 35): the
+ * server's NotAuthorizedException message, shown as it is on /accept and the login form.
+ */
+export const INVITE_LINK_MESSAGES = {
+  used: 'This invitation link has already been used. Sign in with your email and password.',
+  hasPassword: 'Your account already has a password. Sign in with your email and password to answer the invitation.',
+  expired: "This invitation link has expired. Ask your organisation's admin to send the invitation again.",
+  superseded: 'This invitation link was replaced by a newer one. Please use the link in the latest invitation email.',
+  cancelled: 'This invitation has been cancelled.',
+} as const;
+
+const INVITE_LINK_TEXTS: readonly string[] = Object.values(INVITE_LINK_MESSAGES);
+
 /** The sign-in's second step: the code of the user's authenticator app (TOTP MFA). */
 export const MFA_MESSAGES = {
   codeFormat: 'Enter the 6-digit code from your authenticator app.',
@@ -26,6 +40,12 @@ export const MFA_MESSAGES = {
   sessionExpired: 'The sign-in took too long. Please log in again.',
   tooManyAttempts: 'Too many attempts, please try again later',
 } as const;
+
+/**
+ * The gateway's 403 REAUTHENTICATION_REQUIRED (making recovery codes, resetting a member's two-factor
+ * authentication): the current password was not proved again on this sign-in within 5 minutes.
+ */
+export const REAUTHENTICATION_REQUIRED_MESSAGE = 'Confirm your current password first.';
 
 export const RESET_MESSAGES = {
   unknownUser: 'There are no accounts with that email address',
@@ -94,9 +114,10 @@ export function messageForError(err: unknown): string {
   return DEFAULT_MESSAGE;
 }
 
-/** Sign-in failure -> the login form's message (monitoring-client 8). */
+/** Sign-in failure -> the login form's message (monitoring-client 8); a dead invitation link's code says why. */
 export function loginErrorMessage(err: unknown): string {
   const e = asErrorLike(err);
+  if (e.name === 'NotAuthorizedException' && INVITE_LINK_TEXTS.includes(e.message ?? '')) return e.message!;
   if (e.name === 'NotAuthorizedException' || e.name === 'UserNotFoundException') return LOGIN_MESSAGES.badCredentials;
   if (isNetworkError(e)) return LOGIN_MESSAGES.network;
   return LOGIN_MESSAGES.other;

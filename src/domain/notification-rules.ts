@@ -38,6 +38,7 @@ export const NOTIFICATION_PRIORITY: Record<NotificationType, number> = {
   LOW_BATTERY: 3,
   SENSOR_OFFLINE: 4,
   DELTA_ALARM: 5,
+  FORECAST_ALARM: 6,
 };
 
 /** The page order: by type priority, then newest start first within a group. */
@@ -99,4 +100,5 @@ export const NOTIFICATION_TITLE: Record<NotificationType, string> = {
   LOW_BATTERY: 'Low battery',
   SENSOR_OFFLINE: 'Sensor offline',
   DELTA_ALARM: 'Rapid change',
+  FORECAST_ALARM: 'Forecast alarm',
 };

@@ -15,6 +15,12 @@ describe('notification text (levels in the organisation unit: metres 3 decimals,
     expect(notificationText({ meta: { type: 'LOW_BATTERY', measurement: 4 } }, 'Metres')).toBe('The battery is low, below 5%.');
     expect(notificationText({ meta: { type: 'LOW_BATTERY', measurement: 9.4 } }, 'Metres')).toBe('The battery is low at 9%.');
   });
+  it('says when a tank is forecast empty or full and the alarm it is inside (the forecast alarm, beyond the spec)', () => {
+    const at = (target: 'empty' | 'full', days: number, withinDays: number) => notificationText({ meta: { type: 'FORECAST_ALARM', forecast: { target, days, withinDays, at: null } } }, 'Metres');
+    expect(at('empty', 4.4, 7)).toBe("At its daily use the tank is forecast to be empty in about 4 days, inside the alarm's 7 days.");
+    expect(at('full', 0.4, 1)).toBe("At its daily use the tank is forecast to be full in less than a day, inside the alarm's 1 day.");
+    expect(at('empty', 1.2, 3)).toBe("At its daily use the tank is forecast to be empty in about 1 day, inside the alarm's 3 days.");
+  });
 });
 
 describe("an open low-battery alert beside the sensor's information (issue 36 item 14: one value, the latest)", () => {

@@ -2,6 +2,7 @@ import type { SensorNotification } from '../contract/notification.schema';
 import type { Sensor } from '../contract/sensor.schema';
 import { errorLabel } from './measurement-errors';
 import { formatLevel, type MeasurementUnit } from './sensor-format';
+import { aboutDays } from './usage-format';
 
 const has = (v: number | null | undefined): v is number => v !== null && v !== undefined && Number.isFinite(v);
 
@@ -31,6 +32,11 @@ export function notificationText(n: Pick<SensorNotification, 'meta'>, unit: Meas
       return meta.measurement < 5 ? 'The battery is low, below 5%.' : `The battery is low at ${Math.round(meta.measurement)}%.`;
     case 'SENSOR_OFFLINE':
       return 'The sensor has not reported when it was expected to.';
+    case 'FORECAST_ALARM': {
+      const f = meta.forecast;
+      if (!f) return 'The tank is forecast to reach its alarm level soon.';
+      return `At its daily use the tank is forecast to be ${f.target} in ${aboutDays(f.days)}, inside the alarm's ${f.withinDays} ${f.withinDays === 1 ? 'day' : 'days'}.`;
+    }
   }
 }
 

@@ -3,6 +3,7 @@
  * React, no IO. Where the spec says a text exists but does not show it, the wording is ours.
  */
 import { ROLES, type Role } from '../contract/organisation.schema';
+import { REAUTHENTICATION_REQUIRED_MESSAGE } from './messages';
 
 export const ORG_SETTINGS_MESSAGES = {
   // texts not shown by the spec (section 8 "Organisation update")
@@ -45,8 +46,8 @@ export const ROLE_LABELS: Record<Role, string> = {
 
 export const isManager = (role: Role) => role === ROLES.ADMIN || role === ROLES.OWNER;
 
-/** The member-list actions (organisation-and-routes 2.1, 4). */
-export type MemberAction = 'makeAdmin' | 'makeMeterReader' | 'changeToMember' | 'remove' | 'resend' | 'cancelInvite';
+/** The member-list actions (organisation-and-routes 2.1, 4; resetMfa: issue 35). */
+export type MemberAction = 'makeAdmin' | 'makeMeterReader' | 'changeToMember' | 'remove' | 'resend' | 'cancelInvite' | 'resetMfa';
 export const MEMBER_ACTION_LABELS: Record<MemberAction, string> = {
   makeAdmin: 'Make Admin',
   makeMeterReader: 'Make Meter Reader',
@@ -54,6 +55,7 @@ export const MEMBER_ACTION_LABELS: Record<MemberAction, string> = {
   remove: 'Remove',
   resend: 'Resend Invitation',
   cancelInvite: 'Cancel Invitation',
+  resetMfa: 'Reset two-factor authentication',
 };
 /** The role a role-change action gives. */
 export const ACTION_ROLE: Partial<Record<MemberAction, 1 | 2 | 4>> = { makeAdmin: ROLES.ADMIN, makeMeterReader: ROLES.METER_READER, changeToMember: ROLES.MEMBER };
@@ -65,6 +67,8 @@ export interface MemberRow {
   status: 'Active' | 'Invited';
   cognitoIdentityId: string | null;
   lastInviteAt: number | null;
+  /** Two-factor authentication on; the list tells only the owner and site admins (absent otherwise). */
+  mfaEnabled?: boolean;
 }
 export interface Viewer {
   /** The signed-in user's identity id and email. */
@@ -72,6 +76,8 @@ export interface Viewer {
   selfEmail: string;
   role: Role;
   meterReading: boolean;
+  /** A site admin may reset anyone's two-factor authentication, whatever their role here. */
+  siteAdmin: boolean;
 }
 
 const isOwnRow = (m: MemberRow, v: Viewer) => m.cognitoIdentityId === v.selfId || (m.status === 'Active' && m.email.toLowerCase() === v.selfEmail.toLowerCase());
@@ -80,9 +86,17 @@ const isOwnRow = (m: MemberRow, v: Viewer) => m.cognitoIdentityId === v.selfId |
  * What a viewer may do to a row: managers only, never on their own row; an invitation can be
  * resent or cancelled; a member can become admin (or meter reader with meter reading), an admin or
  * meter reader can become member; anyone but the owner can be removed; the owner's role is fixed.
+ * The owner and site admins may also reset the two-factor authentication of an active member who
+ * has it on (issue 35), never their own.
  */
 export function memberActions(m: MemberRow, v: Viewer): MemberAction[] {
-  if (!isManager(v.role) || isOwnRow(m, v)) return [];
+  if (isOwnRow(m, v)) return [];
+  const resetMfa: MemberAction[] = (v.role === ROLES.OWNER || v.siteAdmin) && m.status === 'Active' && m.mfaEnabled === true ? ['resetMfa'] : [];
+  return [...managerActions(m, v), ...resetMfa];
+}
+
+function managerActions(m: MemberRow, v: Viewer): MemberAction[] {
+  if (!isManager(v.role)) return [];
   if (m.status === 'Invited') return ['resend', 'cancelInvite'];
   if (m.role === ROLES.OWNER) return [];
   if (m.role === ROLES.MEMBER) return v.meterReading ? ['makeAdmin', 'makeMeterReader', 'remove'] : ['makeAdmin', 'remove'];
@@ -109,16 +123,43 @@ export function relativeTime(at: number, now: number): string {
   return fmt.format(Math.round(diff / 60_000), 'minute');
 }
 
+/**
+ * Reset two-factor authentication (issue 35): what the confirmation says happens, and the
+ * refusals of POST .../members/{memberId}/reset-mfa by code, in the server's words (the route
+ * answers with these texts).
+ */
+export const MFA_RESET_MESSAGES = {
+  confirm:
+    'Reset this member\'s two-factor authentication? Their authenticator app and recovery codes stop working at once. At their next sign-in they must set up an authenticator again where their role requires one; otherwise the password alone signs them in until they turn it on again. They will get an email saying you did this.',
+  done: (who: string) => `The two-factor authentication of ${who} has been reset.`,
+  failed: 'Resetting two-factor authentication failed. Please check your internet connection and try again later.',
+  refused: {
+    FORBIDDEN: 'You do not have permission to do this.',
+    ORGANISATION_NOT_FOUND: 'Organisation not found.',
+    MEMBER_NOT_FOUND: 'This person is not a member of the organisation.',
+    SITE_ADMIN_PROTECTED: 'Only a site admin can reset the two-factor authentication of a site admin.',
+    CANNOT_ACT_ON_SELF: 'Turn your own two-factor authentication off in Account settings.',
+    MFA_NOT_SET_UP: 'This member has no two-factor authentication to reset.',
+    REAUTHENTICATION_REQUIRED: REAUTHENTICATION_REQUIRED_MESSAGE,
+  },
+} as const;
+
 /** The notices of the member actions; those the spec does not show are ours. */
 export const memberActionNotice = {
   done(action: MemberAction, m: Pick<MemberRow, 'name' | 'email'>): string {
     const who = m.name.trim() || m.email;
+    if (action === 'resetMfa') return MFA_RESET_MESSAGES.done(who);
     if (action === 'resend') return ORG_SETTINGS_MESSAGES.resendSent(m.email);
     if (action === 'cancelInvite') return `The invitation to ${m.email} has been cancelled.`;
     if (action === 'remove') return `${who} has been removed from the organisation.`;
     return `${who} is now ${ROLE_LABELS[ACTION_ROLE[action]!].toLowerCase()}.`;
   },
-  failed(action: MemberAction, tooManyRequests: boolean): string {
+  /** `error`: the gateway's refusal, whose code names the reset's reason (the other actions keep their one message). */
+  failed(action: MemberAction, tooManyRequests: boolean, error?: unknown): string {
+    if (action === 'resetMfa') {
+      const code = (error as { code?: unknown } | undefined)?.code;
+      return typeof code === 'string' && Object.hasOwn(MFA_RESET_MESSAGES.refused, code) ? (MFA_RESET_MESSAGES.refused as Record<string, string>)[code]! : MFA_RESET_MESSAGES.failed;
+    }
     if (action === 'resend') return tooManyRequests ? ORG_SETTINGS_MESSAGES.resendTooMany : ORG_SETTINGS_MESSAGES.resendFailed;
     if (action === 'cancelInvite') return 'Cancelling the invitation failed. Please check your internet connection and try again later.';
     if (action === 'remove') return 'Removing the member failed. Please check your internet connection and try again later.';

@@ -12,6 +12,7 @@ import {
   sensorNameSchema,
   validLevelRange,
 } from './sensor-settings';
+import { forecastAlarmRulesSchema } from './forecast-alarm';
 
 /** Satellite alarm slots (sensor-setup 4): each type is searched from its start index up to the slot count. */
 export const SATELLITE_SLOT_COUNT = 8;
@@ -73,6 +74,7 @@ export function sensorUpdateRulesSchema(sensor: SensorForRules) {
       longitude: coordinateSchema(LONGITUDE_RANGE).optional(),
       integration: integrationRulesSchema.optional(),
       alarms: alarmsRulesSchema(sensor).optional(),
+      forecastAlarm: forecastAlarmRulesSchema.optional(),
     })
     .superRefine((b, ctx) => {
       if ((b.latitude === undefined) !== (b.longitude === undefined)) ctx.addIssue({ code: 'custom', path: ['latitude'], message: M.COORDINATES_INCOMPLETE });

@@ -52,6 +52,8 @@ export const SETUP_RULES = {
   COMMISSIONING_STATUS_INVALID: 'Choose a commissioning status',
   SENSOR_NAME_EXISTS_IN_ORGANISATION: 'This sensor name already exists in your organisation, please choose a different sensor name.',
   INTEGRATION_POINT_ID_ALREADY_IN_USE: 'Point ID already in use by another sensor',
+  FORECAST_DAYS_INVALID: 'Enter a whole number of days from 1 to 60',
+  FORECAST_NEEDS_VOLUME: 'A forecast alarm needs a tank volume conversion: set the tank first',
 } as const;
 
 export type SetupRuleCode = keyof typeof SETUP_RULES;
@@ -86,4 +88,5 @@ export const SETUP_NOTICES = {
   locationUpdated: 'Location updated.',
   displayUpdated: 'Display settings updated.',
   alarmsUpdated: 'Alarm settings updated.',
+  forecastUpdated: 'Forecast alarm updated.',
 } as const;

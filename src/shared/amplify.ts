@@ -4,7 +4,7 @@ import { Hub } from 'aws-amplify/utils';
 import { z } from 'zod';
 import { credentialsRefreshDue } from '../domain/token-refresh';
 import { configureGateway } from './api';
-import { configureLive } from './live';
+import { configureLive } from './live-config';
 import type { ClientConfig } from './session';
 
 /** /config.json: one build serves any deployment (DESIGN.md "Addresses"). */

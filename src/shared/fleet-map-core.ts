@@ -1,8 +1,11 @@
 import { MapLibreOverlay } from '@deck.gl/maplibre';
-import type { PickingInfo } from '@deck.gl/core';
+import type { MapViewState, PickingInfo } from '@deck.gl/core';
+import type { Map as MapLibreMap } from 'maplibre-gl';
+import type { LatLng } from '../domain/location';
 import { initialView, MAP_DEFAULT_ZOOM, type InitialView } from '../domain/map-view';
+import type { Box, FleetMapItems, MapPoint } from '../../workers/fleet-map';
 import { createBaseMap } from './base-map';
-import { boxHolds, clusterIndex, drawBox, sensorLayers, type Box, type MapItem, type MapPoint } from './sensor-layers';
+import { boxHolds, drawBox, noItems, sensorLayers } from './sensor-layers';
 
 /** The custom layer @deck.gl/maplibre puts at the top of the style for layers without a beforeId. */
 export const DECK_LAYER_GROUP = 'deck-maplibre-layer-group-last';
@@ -12,30 +15,83 @@ export const DECK_LAYER_GROUP = 'deck-maplibre-layer-group-last';
  */
 const FIT_PADDING = { top: 140, right: 64, bottom: 48, left: 48 };
 
+/** Where the map's sensors come from: the data worker's clustering (or, in the benchmark, an index at hand). */
+export interface FleetMapSource {
+  /** The sensors and clusters of an integer zoom within a box. */
+  items(zoom: number, box: Box): FleetMapItems | Promise<FleetMapItems>;
+  /** The zoom at which a cluster splits (null: the clustering has changed since its items). */
+  expansionZoom(generation: number, clusterId: number): number | null | Promise<number | null>;
+}
+
+/** The map's view as deck.gl's MapView takes it (what @deck.gl/maplibre hands deck.gl on each move). */
+function viewStateOf(map: MapLibreMap): MapViewState & { padding: { top: number; bottom: number; left: number; right: number }; repeat: boolean } {
+  const { lng, lat } = map.getCenter();
+  const p = map.getPadding();
+  return {
+    longitude: ((lng + 540) % 360) - 180,
+    latitude: lat,
+    zoom: map.getZoom(),
+    bearing: map.getBearing(),
+    pitch: map.getPitch(),
+    padding: { top: p.top ?? 0, bottom: p.bottom ?? 0, left: p.left ?? 0, right: p.right ?? 0 },
+    repeat: map.getRenderWorldCopies(),
+  };
+}
+
+/**
+ * @deck.gl/maplibre 9.4.0 (interleaved) gives deck.gl the map's view when it creates it, and
+ * follows the map's moves only from deck.gl's load on. The page places the view (a deep link's
+ * sensor, or the fit to the fleet) as soon as the sensors are known, which may be before that
+ * load: deck.gl then kept the starting view until the map next moved, and a click on a drawn
+ * sensor picked in that view and selected nothing (the sensors are drawn right all the same:
+ * drawing reads maplibre's own view each frame, picking reads deck.gl's). So once deck.gl has
+ * loaded, it is given the map's view of that moment. deck.gl fixed this upstream after 9.4.0
+ * (visgl/deck.gl#10702); deck.gl's instance is the overlay's own, not public. Its onLoad is
+ * wrapped on the instance, not passed to the overlay, whose setProps would hand that prop to
+ * deck.gl again and replace the overlay's own wrapper, which starts following the moves.
+ */
+function followViewFromLoad(overlay: MapLibreOverlay, map: MapLibreMap) {
+  const deck = overlay['_deck'];
+  if (!deck || deck.isInitialized) return; // loaded already: the overlay follows from here
+  const loaded = deck.props.onLoad;
+  deck.setProps({
+    onLoad: () => {
+      loaded();
+      deck.setProps({ viewState: viewStateOf(map) });
+    },
+  });
+}
+
 export interface FleetMapOptions {
   style: string;
+  source: FleetMapSource;
   onSelect(serial: string): void;
   onZoom?(zoom: number): void;
 }
 
 /**
  * The organisation's sensors on one map: maplibre draws the base map, deck.gl the sensors in
- * their status colours, clustered with supercluster when zoomed out. deck.gl is interleaved: its
- * layers draw inside maplibre's own WebGL context (a custom layer at the top of the style), as a
- * second canvas costs more than the whole base map under software WebGL. deck.gl is given the
- * items of the view's integer zoom within a box of 3 x 3 views around it, so panning moves what it
- * already holds and a new query happens only at a new integer zoom or when the view leaves the box.
+ * their status colours, clustered when zoomed out (supercluster, in the data worker: the main
+ * thread holds only what it draws). deck.gl is interleaved: its layers draw inside maplibre's own
+ * WebGL context (a custom layer at the top of the style), as a second canvas costs more than the
+ * whole base map under software WebGL. deck.gl is given the items of the view's integer zoom within
+ * a box of 3 x 3 views around it, so panning moves what it already holds and a new query happens
+ * only at a new integer zoom or when the view leaves the box; until it is answered the items before
+ * stay drawn. Nothing is asked before the first refresh() (the page places the view first).
  * Imperative, so the map page and the benchmark drive the same code.
  */
 export function createFleetMap(container: HTMLElement, opts: FleetMapOptions) {
   const start = initialView([]);
   const map = createBaseMap(container, opts.style, { center: start.kind === 'centre' ? [start.centre.longitude, start.centre.latitude] : [0, 0], zoom: MAP_DEFAULT_ZOOM });
   let style = opts.style;
-  let points: readonly MapPoint[] = [];
-  let index = clusterIndex([]);
-  let selected: string | undefined;
+  let items = noItems();
+  let selected: MapPoint | undefined;
+  let started = false;
   let drawnZoom = -1;
   let drawnBox: Box | undefined;
+  // queries in flight may be answered out of order: an answer older than the one shown is dropped
+  let asked = 0;
+  let shown = 0;
   const view = (): Box => {
     const b = map.getBounds();
     return { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth() };
@@ -45,29 +101,45 @@ export function createFleetMap(container: HTMLElement, opts: FleetMapOptions) {
     interleaved: true,
     layers: [],
     getCursor: ({ isHovering, isDragging }) => (isHovering ? 'pointer' : isDragging ? 'grabbing' : 'grab'),
-    onClick: (info: PickingInfo<MapItem>) => {
-      const d = info.object;
-      if (!d) return;
-      if (d.index >= 0) opts.onSelect(points[d.index].serial);
-      else map.easeTo({ center: d.position, zoom: Math.min(index.expansionZoom(d.clusterId), 18) });
+    onClick: (info: PickingInfo) => {
+      const it = items;
+      const k = info.index;
+      if (info.layer?.id !== 'sensors' || k < 0 || k >= it.length) return;
+      if (it.clusterId[k]! < 0) return opts.onSelect(it.serial[k]!);
+      const to = (zoom: number | null) => map.easeTo({ center: [it.position[2 * k]!, it.position[2 * k + 1]!], zoom: Math.min(zoom ?? drawnZoom + 2, 18) });
+      const zoom = opts.source.expansionZoom(it.generation, it.clusterId[k]!);
+      if (zoom instanceof Promise) zoom.then(to, () => to(null));
+      else to(zoom);
     },
   });
   map.addControl(overlay);
+  followViewFromLoad(overlay, map);
 
-  const draw = () => {
+  const layers = () => overlay.setProps({ layers: sensorLayers(items, selected) });
+  const query = () => {
     drawnZoom = Math.floor(map.getZoom());
     drawnBox = drawBox(view());
-    overlay.setProps({ layers: sensorLayers(index.at(drawnZoom, drawnBox), selected === undefined ? undefined : points.find((p) => p.serial === selected)) });
+    const mine = ++asked;
+    const show = (next: FleetMapItems) => {
+      if (mine < shown) return;
+      shown = mine;
+      items = next;
+      layers();
+    };
+    const got = opts.source.items(drawnZoom, drawnBox);
+    // a failed query leaves the items before drawn (the fleet's own load reports its failures)
+    if (got instanceof Promise) got.then(show, () => undefined);
+    else show(got);
   };
   map.on('move', () => {
-    if (Math.floor(map.getZoom()) !== drawnZoom || !drawnBox || !boxHolds(drawnBox, view())) draw();
+    if (started && (Math.floor(map.getZoom()) !== drawnZoom || !drawnBox || !boxHolds(drawnBox, view()))) query();
   });
   map.on('zoom', () => opts.onZoom?.(map.getZoom()));
   // @deck.gl/maplibre adds its layer group to the style only once the style and all its sources
   // have loaded, and tries again only on a style event, which does not come when a source finishes
   // loading: without this the sensors stay undrawn until the next integer zoom
   const ensureDrawn = () => {
-    if (!map.getLayer(DECK_LAYER_GROUP) && map.isStyleLoaded()) draw();
+    if (!map.getLayer(DECK_LAYER_GROUP) && map.isStyleLoaded()) layers();
   };
   map.on('data', ensureDrawn);
   map.on('idle', ensureDrawn);
@@ -86,26 +158,23 @@ export function createFleetMap(container: HTMLElement, opts: FleetMapOptions) {
   return {
     map,
     overlay,
-    /** New sensors or statuses: re-clusters (about 20 ms at 10,000 sensors) and redraws. */
-    setPoints(next: readonly MapPoint[]) {
-      points = next;
-      index = clusterIndex(next);
-      draw();
+    /** Asks for the view's items again (new sensors or statuses), and from now on after each move that needs them. */
+    refresh() {
+      started = true;
+      query();
     },
-    setSelected(serial: string | undefined) {
-      selected = serial;
-      draw();
+    /** The selection ring's sensor (none: no ring). */
+    setSelected(point: MapPoint | undefined) {
+      selected = point;
+      layers();
     },
-    /** Fits the view to all the sensors (the small-bounds rule of src/domain/map-view). */
-    fitAll(animate = false) {
-      jump(initialView(points), animate);
+    /** Fits the view to the sensors (the overview's view: the small-bounds rule of src/domain/map-view). */
+    fitView(v: InitialView = initialView([]), animate = false) {
+      jump(v, animate);
     },
-    /** Centres one sensor, zooming in to the default zoom when the view is wider. */
-    centre(serial: string, animate = true) {
-      const p = points.find((x) => x.serial === serial);
-      if (!p) return false;
+    /** Centres a position, zooming in to the default zoom when the view is wider. */
+    centre(p: LatLng, animate = true) {
       jump({ kind: 'centre', centre: p, zoom: Math.max(map.getZoom(), MAP_DEFAULT_ZOOM) }, animate);
-      return true;
     },
     setStyle(url: string) {
       if (url === style) return;

@@ -11,16 +11,10 @@ import {
   type OrgLiveHandlers,
 } from '../contract/live.schema';
 import { liveTaskMessageSchema, type LiveTaskMessage } from '../contract/downlink-task.schema';
+import { liveConfig, onCloseLive, type LiveConfig } from './live-config';
+import { afterFirstDraw } from './first-draw';
 
-/** Where the broker is and how to get the caller's current ID token; set once at the app edge. */
-export interface LiveConfig {
-  /** config.mqtt.url from /config.json, e.g. wss://host/mqtt (or how to get it) */
-  url: string | (() => Promise<string>);
-  /** The current (refreshed when near expiry) ID token; it is the MQTT password. */
-  getIdToken: () => Promise<string | undefined>;
-  /** Told when the connection comes up (true) or goes down (false). */
-  onStatus?: (connected: boolean) => void;
-}
+export { closeLive, configureLive, type LiveConfig } from './live-config';
 
 export const LIVE_REFUSED = 'Live updates are not available for this organisation.';
 export const LIVE_NOT_LOGGED_IN = 'User is not logged in';
@@ -32,10 +26,16 @@ type Listener = { onMessage(topic: string, payload: unknown): void; onError?(err
  * One MQTT-over-WebSocket connection shared by every live view of the tab. Subscriptions are
  * counted per topic filter; when the connection drops (network, or the broker closing it at
  * token expiry or membership end) it reconnects with a fresh token and subscribes again.
+ * Deferred listeners (the organisation-wide feed under every page) open it only once the page has
+ * drawn its first data (`whenDrawn`, first-draw.ts); any other listener (live mode, remote tasks)
+ * opens it at once.
  */
-export function createLiveConnection(cfg: LiveConfig) {
+export function createLiveConnection(cfg: LiveConfig & { whenDrawn?: (start: () => void) => () => void }) {
   const filters = new Map<string, Set<Listener>>();
   let client: MqttClient | undefined;
+  // whether the connection may open: a listener that wants it now, or the page drawn
+  let started = false;
+  let cancelWait: (() => void) | undefined;
   let connecting = false;
   let failures = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -57,8 +57,15 @@ export function createLiveConnection(cfg: LiveConfig) {
     failures++;
   }
 
+  function start() {
+    cancelWait?.();
+    cancelWait = undefined;
+    started = true;
+    void connect();
+  }
+
   async function connect() {
-    if (connecting || client?.connected || !filters.size) return;
+    if (!started || connecting || client?.connected || !filters.size) return;
     connecting = true;
     try {
       const token = await cfg.getIdToken();
@@ -107,8 +114,8 @@ export function createLiveConnection(cfg: LiveConfig) {
   }
 
   return {
-    /** Listens on an MQTT topic filter; returns the unsubscribe. */
-    listen(filter: string, listener: Listener): () => void {
+    /** Listens on an MQTT topic filter; returns the unsubscribe. `deferred`: the connection may wait until the page has drawn. */
+    listen(filter: string, listener: Listener, opts: { deferred?: boolean } = {}): () => void {
       let set = filters.get(filter);
       if (!set) {
         set = new Set();
@@ -116,7 +123,8 @@ export function createLiveConnection(cfg: LiveConfig) {
         if (client?.connected) subscribe(filter);
       }
       set.add(listener);
-      void connect();
+      if (started || !opts.deferred) start();
+      else cancelWait ??= (cfg.whenDrawn ?? afterFirstDraw)(start);
       return () => {
         const s = filters.get(filter);
         if (!s?.delete(listener) || s.size) return;
@@ -131,6 +139,8 @@ export function createLiveConnection(cfg: LiveConfig) {
 
   function close() {
     clearTimeout(retryTimer);
+    cancelWait?.();
+    cancelWait = undefined;
     const c = client;
     client = undefined;
     c?.removeAllListeners('close');
@@ -171,28 +181,27 @@ export function onLiveStatus(onChange: () => void): () => void {
 const runtimeConfigSchema = z.object({ mqtt: z.object({ url: z.string().min(1) }) });
 
 /**
- * Without configureLive, the broker comes from /config.json and the token from the gateway
- * client (configureGateway), so live views work wherever the gateway does.
+ * The tab's connection, opened with configureLive's settings (live-config.ts); without them the
+ * broker comes from /config.json and the token from the gateway client (configureGateway), so
+ * live views work wherever the gateway does.
  */
 function connection() {
-  live ??= createLiveConnection({
-    url: async () => runtimeConfigSchema.parse(await (await fetch(new URL('/config.json', globalThis.location?.href ?? 'http://localhost'))).json()).mqtt.url,
-    getIdToken: gatewayIdToken,
-    onStatus: setLiveStatus,
+  if (live) return live;
+  const cfg = liveConfig();
+  live = createLiveConnection(
+    cfg
+      ? { ...cfg, onStatus: cfg.onStatus ?? setLiveStatus }
+      : {
+          url: async () => runtimeConfigSchema.parse(await (await fetch(new URL('/config.json', globalThis.location?.href ?? 'http://localhost'))).json()).mqtt.url,
+          getIdToken: gatewayIdToken,
+          onStatus: setLiveStatus,
+        },
+  );
+  onCloseLive(() => {
+    live?.close();
+    live = undefined;
   });
   return live;
-}
-
-/** Sets the broker and token source (at the app edge, next to configureGateway); closes an older connection. */
-export function configureLive(cfg: LiveConfig) {
-  live?.close();
-  live = createLiveConnection({ ...cfg, onStatus: cfg.onStatus ?? setLiveStatus });
-}
-
-/** Closes the live connection (sign-out); the next subscription opens a new one. */
-export function closeLive() {
-  live?.close();
-  live = undefined;
 }
 
 /** Where dropped live messages are reported (the console; replaceable for error reporting and tests). */
@@ -231,33 +240,35 @@ const orgSensorMessageSchema = liveMeasurementMessageSchema.partial({ measuremen
 
 export function subscribeOrg(orgId: string, h: OrgLiveHandlers): () => void {
   const l = connection();
+  // the organisation's feed keeps a drawn page current: it need not hold up the page's first draw
+  const deferred = { deferred: true };
   const sensor = (topic: string, body: unknown) => {
     const msg = parsed(orgSensorMessageSchema, topic, body) as Partial<LiveMeasurementMessage> | undefined;
     if (msg?.sensorId) h.onSensor?.({ sensorId: msg.sensorId, serial: msg.serial ?? '', latestData: msg.latestData ?? {}, measurements: msg.measurements ?? [] });
   };
   const offs = [
-    l.listen(`orgs/${orgId}/sensors/+/measurements`, { onMessage: sensor, onError: h.onError }),
+    l.listen(`orgs/${orgId}/sensors/+/measurements`, { onMessage: sensor, onError: h.onError }, deferred),
     l.listen(`orgs/${orgId}/sensors/+/state`, {
       onMessage: (topic, body) => {
         const msg = parsed(liveSensorStateMessageSchema, topic, body);
         if (msg) h.onSensor?.({ ...msg, measurements: [] });
       },
       onError: h.onError,
-    }),
+    }, deferred),
     l.listen(`orgs/${orgId}/sensors/+/settings`, {
       onMessage: (topic, body) => {
         const msg = parsed(liveSensorSettingsMessageSchema, topic, body);
         if (msg) h.onSensorSettings?.(msg);
       },
       onError: h.onError,
-    }),
+    }, deferred),
     l.listen(`orgs/${orgId}/notifications`, {
       onMessage: (topic, body) => {
         const msg = parsed(liveNotificationMessageSchema, topic, body);
         if (msg) h.onNotification?.(msg);
       },
       onError: h.onError,
-    }),
+    }, deferred),
   ];
   return () => offs.forEach((off) => off());
 }

@@ -1,37 +1,39 @@
 import { useEffect, useState } from 'react';
 import type { SensorSummary } from '../domain/sensor-summary';
-import type { MapPoint } from './sensor-layers';
+import type { FleetMapOverview } from '../../workers/fleet-map';
 import type { FleetHandle } from './use-fleet';
 
-/** A live status change re-reads the map's points at most this often (a visible change within 2 s). */
+/** A live status change re-reads the map's items at most this often (a visible change within 2 s). */
 export const POINTS_REFRESH_MS = 1_000;
 
 /**
- * The map's points from the fleet in the data worker (every sensor with a position, with its
- * status): read after each load of the list, and again after live uplinks change a status.
+ * The map's view of the fleet in the data worker, which clusters it: the overview (how many
+ * sensors have a position, the view that fits them) read after each load of the list, and a
+ * revision that changes, at most once a second, when live uplinks change a mapped sensor's status
+ * (the map then asks for its view's items again).
  */
-export function useFleetPoints(fleet: FleetHandle): MapPoint[] | undefined {
-  const [points, setPoints] = useState<MapPoint[]>();
-  const [changes, setChanges] = useState(0);
+export function useFleetMapView(fleet: FleetHandle): { overview: FleetMapOverview | undefined; revision: number } {
+  const [overview, setOverview] = useState<FleetMapOverview>();
+  const [revision, setRevision] = useState(0);
   const loads = fleet.state.status === 'ready' ? fleet.state.loads : 0;
-  const { points: read, onLiveRows } = fleet;
+  const { mapOverview, onLiveRows } = fleet;
   useEffect(() => {
     if (!loads) return;
     let stale = false;
-    void read().then((p) => {
-      if (!stale) setPoints(p);
+    void mapOverview().then((o) => {
+      if (!stale) setOverview(o);
     });
     return () => {
       stale = true;
     };
-  }, [loads, changes, read]);
+  }, [loads, mapOverview]);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const off = onLiveRows((r) => {
       if (!r.statusChanged || timer) return;
       timer = setTimeout(() => {
         timer = undefined;
-        setChanges((c) => c + 1);
+        setRevision((c) => c + 1);
       }, POINTS_REFRESH_MS);
     });
     return () => {
@@ -39,7 +41,7 @@ export function useFleetPoints(fleet: FleetHandle): MapPoint[] | undefined {
       clearTimeout(timer);
     };
   }, [onLiveRows]);
-  return points;
+  return { overview, revision };
 }
 
 export type FleetSensorLookup = { status: 'none' } | { status: 'pending' } | { status: 'found'; sensor: SensorSummary } | { status: 'missing' };

@@ -5,8 +5,10 @@ import { messageForError } from '../domain/messages';
 import { gatewayEndpoint } from './api';
 import { reportClientError } from './client-errors';
 import { dataWorker, workerToken } from './data-worker';
+import { holdFirstDraw } from './first-draw';
 import { subscribeOrg } from './live';
-import type { FleetLiveRows, FleetLiveUpdate, FleetPoint, FleetRows } from '../../workers/fleet';
+import type { FleetLiveRows, FleetLiveUpdate, FleetLoaded, FleetRows } from '../../workers/fleet';
+import type { Box, FleetMapItems, FleetMapOverview } from '../../workers/fleet-map';
 
 /** The highlight pane's refresh (monitoring-client 4): latest data is re-read this often. */
 export const SENSORS_REFRESH_MS = 60_000;
@@ -16,7 +18,17 @@ export const LIVE_BATCH_MS = 250;
 export type FleetState =
   | { status: 'loading' }
   | { status: 'error'; message: string }
-  | { status: 'ready'; total: number; count: number; version: number; first?: SensorSummary; /** Counts the list's loads (the first and each refresh). */ loads: number };
+  | {
+      status: 'ready';
+      total: number;
+      count: number;
+      version: number;
+      first?: SensorSummary;
+      /** Counts the whole list's loads (the first and each refresh); 0 while only its first page is in. */
+      loads: number;
+      /** Only the list's first page is held: rows past it show loading until the whole list is in. */
+      partial: boolean;
+    };
 
 export interface FleetHandle {
   state: FleetState;
@@ -28,8 +40,12 @@ export interface FleetHandle {
   setWindow(start: number, end: number): void;
   /** Called after each batch of live uplinks with what it changed (the held rows among them). */
   onLiveRows(listener: (rows: FleetLiveRows) => void): () => void;
-  /** Every sensor with a position, with its status, for the map. */
-  points(): Promise<FleetPoint[]>;
+  /** How many sensors have a position and the view that fits them (the worker clusters them for the map). */
+  mapOverview(): Promise<FleetMapOverview>;
+  /** The map's sensors and clusters at an integer zoom within a box. */
+  mapItems(zoom: number, box: Box): Promise<FleetMapItems>;
+  /** The zoom at which a cluster of the map's items splits (null: the clustering has changed since). */
+  mapExpansion(generation: number, clusterId: number): Promise<number | null>;
   /** A setup save (here or, by the live feed, elsewhere) reaches the list. */
   settings(saved: Sensor): void;
   csv(): Promise<string>;
@@ -40,7 +56,9 @@ export interface FleetHandle {
 const rows = (start: number, end: number) => dataWorker().fleetRows(start, end);
 const find = (serial: string) => dataWorker().fleetFind(serial);
 const csv = () => dataWorker().fleetCsv();
-const points = () => dataWorker().fleetPoints();
+const mapOverview = () => dataWorker().fleetMapOverview();
+const mapItems = (zoom: number, box: Box) => dataWorker().fleetMapItems(zoom, box);
+const mapExpansion = (generation: number, clusterId: number) => dataWorker().fleetMapExpansion(generation, clusterId);
 
 const apiBase = () => new URL(gatewayEndpoint(), window.location.href).href.replace(/\/$/, '');
 
@@ -56,15 +74,31 @@ export function useFleet(orgId: string): FleetHandle {
   const loads = useRef(0);
   const load = useCallback(
     async (quiet: boolean) => {
-      try {
-        const w = dataWorker();
-        const loaded = await w.fleetLoad({ apiBase: apiBase(), token: await workerToken(), orgId });
+      const w = dataWorker();
+      const show = async (loaded: FleetLoaded) => {
         const first = loaded.total > 0 ? (await w.fleetRows(0, 1)).rows[0]?.sensor : undefined;
-        setState({ status: 'ready', total: loaded.total, count: loaded.count, version: loaded.version, first, loads: ++loads.current });
-        if (loaded.invalid.length > 0 && !quiet) {
+        setState((prev) => ({
+          status: 'ready',
+          total: loaded.total,
+          count: loaded.count,
+          version: loaded.version,
+          first,
+          loads: loaded.complete ? ++loads.current : loads.current,
+          partial: !loaded.complete,
+          // a search answered meanwhile is newer than this load's list (versions only grow)
+          ...(prev.status === 'ready' && prev.version > loaded.version ? { count: prev.count, version: prev.version } : {}),
+        }));
+        if (loaded.invalid.length > 0 && !quiet && loaded.complete) {
           const shown = loaded.invalid.slice(0, 5).map((x) => `${x.serial} (${x.fields.join(', ')})`);
           void reportClientError('error', new Error(`Sensor records with invalid values: ${shown.join('; ')}${loaded.invalid.length > 5 ? ` and ${loaded.invalid.length - 5} more` : ''}`));
         }
+      };
+      try {
+        // a first load draws the list's first page while the whole list loads; a refresh reads what changed since
+        const req = { apiBase: apiBase(), token: await workerToken(), orgId };
+        const loaded = await (quiet ? w.fleetRefresh(req) : w.fleetLoad(req));
+        await show(loaded);
+        if (!loaded.complete) await show(await w.fleetComplete());
       } catch (err) {
         if ((err as Error).name === 'AbortError') return;
         // a failed background refresh keeps what is shown rather than replacing it with an error
@@ -73,6 +107,9 @@ export function useFleet(orgId: string): FleetHandle {
     },
     [orgId],
   );
+  // the list's first rows hold the live connection back (first-draw.ts); declared before the subscription below
+  const loading = state.status === 'loading';
+  useEffect(() => (loading ? holdFirstDraw() : undefined), [loading]);
   useEffect(() => {
     setState({ status: 'loading' });
     void load(false);
@@ -122,5 +159,5 @@ export function useFleet(orgId: string): FleetHandle {
       .then((r) => setState((prev) => (prev.status === 'ready' ? { ...prev, ...r } : prev)));
   }, []);
 
-  return useMemo<FleetHandle>(() => ({ state, search, rows, find, setWindow, onLiveRows, settings, csv, points, reload: () => load(false) }), [state, search, settings, load, setWindow, onLiveRows]);
+  return useMemo<FleetHandle>(() => ({ state, search, rows, find, setWindow, onLiveRows, settings, csv, mapOverview, mapItems, mapExpansion, reload: () => load(false) }), [state, search, settings, load, setWindow, onLiveRows]);
 }

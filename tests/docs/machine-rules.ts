@@ -5,6 +5,7 @@ export const MACHINE_RULES: Record<string, string[]> = {
     'Loading, then authenticated or not; a sign-in is in progress, succeeds, fails with its message, or requires a new password.',
     'Forgotten password: a code is sent, then the code and new password are confirmed.',
     'With TOTP MFA on, a right password leads to the code step: six digits are sent; a wrong code stays there to try again, an expired sign-in or a lockout goes back to login with its message.',
+    'An account that must have MFA and has none sets up an authenticator at sign-in (its key, then its first code); once it is on, recovery codes are offered before Continue opens the app.',
     'A failed token check signs the user out; signing out resets everything.',
   ],
   'chart.machine.ts': [
@@ -29,8 +30,9 @@ export const MACHINE_RULES: Record<string, string[]> = {
   ],
   'member-actions.machine.ts': [
     'An action the viewer may not take on a row (not a manager, their own row, the owner\'s role) is ignored.',
-    'Remove and Cancel Invitation ask first; role changes and Resend go at once; one action at a time.',
-    'A done action reloads the list; every outcome leaves a notice.',
+    'The owner and site admins may reset the two-factor authentication of a member who has it on, never their own.',
+    'Remove, Cancel Invitation and the reset ask first; role changes and Resend go at once; one action at a time.',
+    'A done action reloads the list; every outcome leaves a notice; a refused reset shows the server\'s reason.',
   ],
   'move-sensor.machine.ts': [
     'A map click, an address from the search, or typed coordinates place the sensor, unsaved; coordinates out of range move nothing and show the error.',

@@ -12,8 +12,14 @@ export const GUIDE = `## Writing a model test
    advance a simulated clock.
 3. Generate the paths with \`createTestModel\` from \`xstate/graph\`: \`getShortestPaths()\`, or
    \`coveringPaths()\` from the model kit, which extends them so every transition of the model is
-   taken. Walk each path as its own test (\`it.each\`), and check with the kit's
-   \`machineCoverage\` that the paths also exercised every state and transition of the real machine.
+   taken. Both key a state by its whole context, so a model with a few counters or flags gives
+   thousands of paths that repeat the same steps; pass them through the kit's
+   \`essentialPaths(model, paths)\`, which keeps a few of them (chosen greedily) that still visit
+   every state, take every transition of the model, take every event from every state value to
+   each state value it leads to, reach every context value and make every change of a context
+   field that an event makes from a state value. Walk each path as its own test (\`it.each\`),
+   and check with the kit's \`machineCoverage\` that the paths also exercised every state and
+   transition of the real machine.
 4. Pass the paths through the kit's \`documentedPaths(key, paths)\`: it adds a test that their
    number is the one [\`tests/docs/machine-paths.ts\`](../tests/docs/machine-paths.ts) gives, and
    that table is where this page's path counts come from. Set the count the test reports there.

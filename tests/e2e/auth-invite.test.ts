@@ -4,7 +4,8 @@ import { launchBrowser } from './browser';
 import { idToken as idTokenOf } from './session';
 
 // /accept (monitoring-client 2.1, organisation-and-routes 2.5): an invited user sets a password and
-// joins; the invitation email's link carries the email and the temporary code.
+// joins; the invitation email's link carries the email and a one-time code (issue 35), which says so
+// when opened again.
 describe('accepting an invitation (issue 3)', () => {
   const baseUrl = inject('baseUrl');
   const invited = `invited.${Date.now()}@example.com`;
@@ -45,5 +46,16 @@ describe('accepting an invitation (issue 3)', () => {
     await page.waitForURL('**/org/riverbend-water/sensors');
     await page.locator('header').getByText('Riverbend Water').waitFor();
     await page.close();
+
+    // the same link a second time, in a fresh browser: used, and it says so
+    const again = await browser.newContext();
+    const second = await again.newPage();
+    second.setDefaultTimeout(30_000);
+    await second.goto(`${baseUrl}${new URL(link!).pathname}${new URL(link!).search}`);
+    await second.getByLabel('New password', { exact: true }).fill('Another-pass-2026!');
+    await second.getByLabel('Confirm new password').fill('Another-pass-2026!');
+    await second.getByRole('button', { name: 'Accept invitation' }).click();
+    await second.getByText('This invitation link has already been used. Sign in with your email and password.').waitFor();
+    await again.close();
   });
 });

@@ -9,6 +9,7 @@ const DAY = 86_400_000;
 const YEAR_SENSOR = '1A2B3C4D'; // "Main Reservoir": a year of 1-minute levels
 const FLOW_SENSOR = '3C4D5E6F'; // "Kaituna River Weir": WEIR_FLOW_SCR
 const VOLUME_SENSOR = '2B3C4D5E'; // "Stock Tank North": VOLUME_CYLINDER
+const FUEL_TANK = '6F708192'; // "Diesel Depot Tank 1": VOLUME_CYLINDER_HORIZONTAL, drawn down and refilled every 12 days
 
 interface Drawn {
   points: number;
@@ -257,6 +258,52 @@ describe('the chart on the demo sensors (issue 5; monitoring-client 2.6, 4, 5, 9
       await page.waitForFunction(() => (document.evaluate("//button[.//text()='Export']", document, null, 9).singleNodeValue as HTMLButtonElement)?.getAttribute('aria-disabled') === 'false', null, { timeout: 5_000 });
       expect(Date.now() - clickedAt).toBeGreaterThanOrEqual(1_500);
     }
+  });
+
+  it("the usage pane (issue 38): a tank's days until empty with its band and date, daily use and last fill, and the usage CSV; a weir's flow totals", async () => {
+    expect(await open(FUEL_TANK)).toBe('ready');
+    const usage = page.getByTestId('usage-pane');
+    await usage.waitFor({ timeout: 60_000 });
+    expect(await usage.getAttribute('data-kind')).toBe('volume');
+    // the seeded months of a 12-day cycle give a forecast: "about N days (Wed 16 Dec)", likely a band of days
+    await expect(page.getByTestId('usage-days').textContent()).resolves.toMatch(/^(about \d+ days?|less than a day) \((Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} [A-Z][a-z]{2}\)$/);
+    await expect(usage.getByText(/^likely \d+( to \d+)? days?$/).count()).resolves.toBe(1);
+    await expect(page.getByTestId('usage-average').textContent()).resolves.toMatch(/^[\d,]+ L$/);
+    await expect(page.getByTestId('usage-last-fill').textContent()).resolves.toMatch(/^[\d,]+ L$/);
+    // the chart continues its line with the forecast: dashed, from the latest point to empty, the axis reaching past the range to show it
+    const forecastDrawn = async () => {
+      await page.waitForFunction(() => !!(document.querySelector('[data-testid=chart-plot]') as HTMLElement | null)?.dataset.forecast, null, { timeout: 30_000 });
+      return JSON.parse((await plot().getAttribute('data-forecast'))!) as { x0: number; y0: number; x1: number; y1: number; early: number; late: number; dash: number[]; xMax: number };
+    };
+    const volume = await forecastDrawn();
+    const range = await drawn();
+    expect(volume.dash).toEqual([8, 5]);
+    expect(volume.y1).toBe(0);
+    expect(volume.y0).toBeGreaterThan(1000);
+    expect(volume.x0 * 1000).toBeLessThanOrEqual(range.xMax);
+    expect(volume.early).toBeLessThanOrEqual(volume.x1);
+    expect(volume.late).toBeGreaterThanOrEqual(volume.x1);
+    expect(volume.xMax * 1000).toBeGreaterThan(range.xMax);
+    // in Water Level mode it ends at the empty level, in metres
+    await page.getByRole('combobox', { name: 'Chart data' }).click();
+    await page.getByRole('option', { name: 'Water Level' }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid=chart-pane]')?.getAttribute('data-mode') === 'level');
+    await ready();
+    await page.waitForFunction(() => JSON.parse((document.querySelector('[data-testid=chart-plot]') as HTMLElement).dataset.forecast || '{"y0":1e9}').y0 < 10, null, { timeout: 30_000 });
+    const level = await forecastDrawn();
+    expect(level.y0).toBeLessThan(3);
+    expect(level.y1).toBeLessThan(level.y0);
+    await pane().screenshot({ path: 'test-results/e2e/chart-forecast-level.png' });
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('usage-export').click()]);
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^Diesel_Depot_Tank_1_usage_${FUEL_TANK}_.*\\.csv$`));
+    const lines = readFileSync((await download.path())!, 'utf8').split(/\r?\n/);
+    expect(lines[0]).toBe(`Date (${ZONE}),Diesel Depot Tank 1 - Use (l),Covered (h),Fills,Filled (l)`);
+    expect(lines).toContain(`Fill start (${ZONE}),Fill end (${ZONE}),Delivered (l)`);
+
+    expect(await open(FLOW_SENSOR)).toBe('ready');
+    await page.locator('[data-testid=usage-pane][data-kind=flow]').waitFor({ timeout: 60_000 });
+    expect(await plot().getAttribute('data-forecast')).toBe(''); // a weir has totals, no forecast
+    for (const id of ['usage-today', 'usage-month', 'usage-range']) await expect(page.getByTestId(id).textContent()).resolves.toMatch(/^[\d,]+\.\d m³$/);
   });
 
   it('Y-axis zoom fits the data; off, zero and the display limits are in view (1 percent padding)', async () => {

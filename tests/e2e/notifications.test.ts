@@ -16,6 +16,7 @@ const PRIORITY: Record<string, number> = {
   'Low battery': 3,
   'Sensor offline': 4,
   'Rapid change': 5,
+  'Forecast alarm': 6, // beyond the spec: after the spec's types
 };
 
 describe('notifications page in the browser (issue 4: monitoring-client 2.8, 4)', () => {
@@ -187,5 +188,33 @@ describe('notifications page at a fleet\'s size: pages, filters in the URL, live
     expect(await other.getByRole('article').count()).toBe(0);
     await page.close();
     await other.close();
+  });
+
+  it('a forecast alarm set in sensor setup opens its own card live (issue 38, beyond the spec)', { timeout: 180_000 }, async () => {
+    const page = await b.signedIn(s.url, 'owner@demo.test', { width: 1280, height: 900, timeout: 30_000 });
+    await page.goto(`${s.url}/org/riverbend-water/notifications?type=FORECAST_ALARM`);
+    // this server runs no background jobs: the seeded Stock Tank North alarm is not judged yet
+    await page.getByRole('heading', { name: 'No notifications' }).waitFor();
+    const setup = await b.signedIn(s.url, 'owner@demo.test', { width: 1280, height: 900, timeout: 30_000 });
+    await setup.goto(`${s.url}/org/riverbend-water/sensors/6F708192/setup/forecast`);
+    // the forecast the alarm is judged on, as the usage pane shows it
+    await setup.getByTestId('forecast-now').getByText(/^At its daily use the tank is forecast empty in about \d+ days \(\w{3} \d{1,2} \w{3}\)\.$/).waitFor();
+    await setup.getByLabel('Forecast empty within', { exact: true }).check({ force: true });
+    await setup.getByLabel('Forecast empty within days').fill('0');
+    await setup.getByRole('button', { name: 'Update' }).click();
+    await setup.getByText('Enter a whole number of days from 1 to 60').waitFor();
+    await setup.getByLabel('Forecast empty within days').fill('60');
+    await setup.getByRole('button', { name: 'Update' }).click();
+    await setup.getByText('Forecast alarm updated.').waitFor();
+    await setup.screenshot({ path: `${SHOTS}/setup-forecast-alarm-1280.png` });
+
+    const card = page.getByRole('article').filter({ hasText: 'Diesel Depot Tank 1' });
+    await card.first().waitFor();
+    expect(await card.first().getAttribute('aria-label')).toBe('Forecast alarm');
+    expect(await card.first().getAttribute('data-badge')).toBe('ACTIVE');
+    await expect(card.first().textContent()).resolves.toMatch(/At its daily use the tank is forecast to be empty in about \d+ days, inside the alarm's 60 days\./);
+    await page.screenshot({ path: `${SHOTS}/notifications-forecast-alarm-1280.png` });
+    await page.close();
+    await setup.close();
   });
 });

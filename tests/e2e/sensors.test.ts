@@ -122,8 +122,9 @@ describe('sensors page and dashboard in the browser (issue 4)', () => {
     await page.screenshot({ path: `${SHOTS}/errors-siteadmin-1280.png`, fullPage: true });
 
     const times = async () => (await table.locator('tbody tr td:nth-child(2)').allTextContents()).map((t) => Date.parse(t.replace(',', '')));
+    // the rows arrive after the table: wait for more than one before reading the order
+    await expect.poll(async () => (await times()).length).toBeGreaterThan(1);
     const desc = await times();
-    expect(desc.length).toBeGreaterThan(1);
     expect([...desc].sort((a, b) => b - a)).toEqual(desc); // time descending by default
 
     await page.getByLabel('Sort', { exact: true }).first().click();

@@ -100,7 +100,7 @@ export type AuthModelEvent =
   | { type: 'LOGIN'; email: string; password: string }
   | { type: 'SUBMIT_NEW_PASSWORD'; password: string; confirmation: string }
   | { type: 'SUBMIT_TOTP'; code: string }
-  | { type: 'FORGOT_PASSWORD' | 'SHOW_LOGIN' | 'SHOW_SIGNUP' | 'REFRESH_USER' | 'SESSION_EXPIRED' | 'LOGOUT' }
+  | { type: 'FORGOT_PASSWORD' | 'SHOW_LOGIN' | 'SHOW_SIGNUP' | 'REFRESH_USER' | 'SESSION_EXPIRED' | 'LOGOUT' | 'CONTINUE' }
   | { type: 'REQUEST_CODE'; email: string }
   | { type: 'CONFIRM_RESET'; code: string; password: string; confirmation: string }
   | { type: 'ACCEPT_INVITE'; email: string; code: string; password: string; confirmation: string }
@@ -117,6 +117,8 @@ export const userEvents: AuthModelEvent[] = [
   { type: 'SUBMIT_TOTP', code: '12345' },
   // a recovery code as copied from paper, for a lost authenticator
   { type: 'SUBMIT_TOTP', code: 'WDT7-PSSG-QAZ3-5VTE' },
+  // past the recovery-codes offer that follows an authenticator set up at sign-in
+  { type: 'CONTINUE' },
   { type: 'FORGOT_PASSWORD' },
   { type: 'SHOW_LOGIN' },
   { type: 'SHOW_SIGNUP' },
@@ -208,6 +210,11 @@ export const authModel = setup({
         refreshing: { on: { USER_REFRESHED: { target: 'idle', actions: assign({ user: REFRESHED }) }, REFRESH_FAILED: 'idle' } },
       },
     },
+    // "a QR code and recovery": the user who just set up an authenticator at sign-in is offered
+    // recovery codes for it (as Account settings offers them) and goes on into the app when ready
+    recoveryCodesOffer: {
+      on: { CONTINUE: 'loadingUser', SESSION_EXPIRED: 'signingOut' },
+    },
     // logout resets all state
     signingOut: {
       entry: assign(() => signedOut),
@@ -281,7 +288,8 @@ export const authModel = setup({
           // the code belongs to this call only
           exit: assign({ code: '' }),
           on: {
-            TOTP_SETUP_ACCEPTED: '#authModel.loadingUser',
+            // MFA is on and the sign-in done; recovery codes are offered before the app opens
+            TOTP_SETUP_ACCEPTED: '#authModel.recoveryCodesOffer',
             TOTP_SETUP_WRONG: { target: 'totpSetup', actions: { type: 'say', params: { error: SPEC.totpWrong } } },
             TOTP_SETUP_OFFLINE: { target: 'totpSetup', actions: { type: 'say', params: { error: SPEC.network } } },
             TOTP_SETUP_EXPIRED: { target: 'login', actions: { type: 'say', params: { error: SPEC.totpExpired } } },
@@ -356,7 +364,8 @@ export const authModel = setup({
 export type AuthModelSnapshot = SnapshotFrom<typeof authModel>;
 
 /** The login view's mode the spec names (2.2) for a model state. */
-export function expectedMode(s: AnyMachineSnapshot): 'LOGIN' | 'RESET' | 'NEW_PASSWORD' | 'TOTP' | 'TOTP_SETUP' | 'LOADING' {
+export function expectedMode(s: AnyMachineSnapshot): 'LOGIN' | 'RESET' | 'NEW_PASSWORD' | 'TOTP' | 'TOTP_SETUP' | 'RECOVERY_CODES' | 'LOADING' {
+  if (s.matches('recoveryCodesOffer')) return 'RECOVERY_CODES';
   if (s.matches({ unauthenticated: 'reset' })) return 'RESET';
   if (s.matches({ unauthenticated: 'totpCode' })) return 'TOTP';
   if (s.matches({ unauthenticated: 'totpSetup' })) return 'TOTP_SETUP';

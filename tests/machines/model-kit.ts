@@ -68,6 +68,90 @@ export function coveringPaths(model: Model): Path[] {
   });
 }
 
+/**
+ * A few of `paths` (chosen greedily, the one adding most first) that still do everything the whole set
+ * does at the level of the model's chart: visit every state node, take every transition of the model,
+ * take every event (with its payload) from every state value to each state value it leads to, reach
+ * every context value, and make every change of a context field that an event makes from a state
+ * value. What is dropped is only the same walk again under another combination of context values
+ * that no check tells apart by itself (generators that key states by their whole context, such as
+ * getShortestPaths, give one path per combination: thousands for a form with a few counters).
+ */
+export function essentialPaths<P extends Path>(model: AnyStateMachine, paths: P[]): P[] {
+  const keysOf = (path: P) => {
+    const keys = new Set<string>();
+    let prev: AnyMachineSnapshot | null = null;
+    for (const step of path.steps) {
+      const snap = step.state as AnyMachineSnapshot;
+      for (const n of snap._nodes) keys.add(`state ${n.id}`);
+      keys.add(`context ${JSON.stringify(snap.context)}`);
+      if (prev && step.event.type !== 'xstate.init') {
+        for (const t of model.getTransitionData(prev as never, step.event as never)) keys.add(`transition ${transitionKey(t as unknown as Transition)}`);
+        const from = `${JSON.stringify(prev.value)} ${describeEvent(step.event)}`;
+        keys.add(`edge ${from} → ${JSON.stringify(snap.value)}`);
+        const before = (prev.context ?? {}) as Record<string, unknown>;
+        const after = (snap.context ?? {}) as Record<string, unknown>;
+        for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) {
+          const a = JSON.stringify(before[k]);
+          const b = JSON.stringify(after[k]);
+          if (a !== b) keys.add(`change ${from} ${k}: ${a} → ${b}`);
+        }
+      }
+      prev = snap;
+    }
+    return keys;
+  };
+  const items = paths.map((path, index) => ({ path, index, keys: keysOf(path), gain: 0 }));
+  for (const it of items) it.gain = it.keys.size;
+  const covered = new Set<string>();
+  // lazy greedy over a max-heap (by gain, then first given): a path's gain only falls as others are
+  // chosen, so one whose fresh gain still tops the heap is the best
+  type Item = (typeof items)[number];
+  const above = (a: Item, b: Item) => a.gain > b.gain || (a.gain === b.gain && a.index < b.index);
+  const heap: Item[] = [];
+  const push = (it: Item) => {
+    let i = heap.push(it) - 1;
+    while (i > 0 && above(heap[i], heap[(i - 1) >> 1])) {
+      [heap[i], heap[(i - 1) >> 1]] = [heap[(i - 1) >> 1], heap[i]];
+      i = (i - 1) >> 1;
+    }
+  };
+  const pop = () => {
+    const top = heap[0];
+    const last = heap.pop()!;
+    if (heap.length) {
+      heap[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heap.length && above(heap[l], heap[m])) m = l;
+        if (r < heap.length && above(heap[r], heap[m])) m = r;
+        if (m === i) break;
+        [heap[i], heap[m]] = [heap[m], heap[i]];
+        i = m;
+      }
+    }
+    return top;
+  };
+  items.forEach(push);
+  const chosen: Item[] = [];
+  while (heap.length) {
+    const it = pop();
+    let gain = 0;
+    for (const k of it.keys) if (!covered.has(k)) gain++;
+    if (gain === 0) continue;
+    if (gain < it.gain) {
+      it.gain = gain;
+      push(it);
+      continue;
+    }
+    chosen.push(it);
+    for (const k of it.keys) covered.add(k);
+  }
+  return chosen.sort((a, b) => a.index - b.index).map((c) => c.path);
+}
+
 type Transition = { source: { id: string; transitions: Map<string, unknown[]>; always?: unknown[] }; eventType: string; guard?: unknown };
 // eventless (always) transitions are not in the source's event map; their position is in `always`
 const siblings = (t: Transition) => t.source.transitions.get(t.eventType) ?? t.source.always ?? [];

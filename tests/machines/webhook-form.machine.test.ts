@@ -4,7 +4,7 @@ import { createTestModel } from 'xstate/graph';
 import { webhookFormMachine, webhookView, type WebhookFormSnapshot } from '../../machines/webhook-form.machine';
 import type { Integration } from '../../src/contract/live.schema';
 import type { WebhookSave } from '../../src/domain/webhook-form';
-import { controlledActors, coveringPaths, flush, machineCoverage, modelUncovered, documentedPaths } from './model-kit';
+import { controlledActors, coveringPaths, essentialPaths, flush, machineCoverage, modelUncovered, documentedPaths } from './model-kit';
 
 /**
  * The webhook form, modelled by hand from organisation-and-routes:
@@ -254,7 +254,7 @@ function check(h: Harness, expected: ModelSnap) {
 
 describe('webhook form machine against its model (organisation-and-routes 2.1, 4, 5, 8, 9)', () => {
   const model = createTestModel(webhookModel);
-  const paths = documentedPaths('webhook-form', coveringPaths(model));
+  const paths = documentedPaths('webhook-form', essentialPaths(webhookModel, coveringPaths(model)));
   const events = [
     'LOAD_NONE', 'LOAD_ONE', 'LOAD_FAIL', 'RETRY', 'URL_VALID', 'URL_BAD', 'URL_EMPTY', 'ADD_HEADER', 'FILL_EMPTY', 'HALF_EMPTY',
     'COMPLETE_HALF', 'REMOVE_EMPTY', 'REMOVE_HALF', 'REMOVE_FULL', 'SUBMIT', 'SEND_TEST', 'SAVE_OK', 'SAVE_FAIL', 'TEST_OK', 'TEST_FAIL',

@@ -19,7 +19,8 @@ export async function makeOrg(q: Queryable, over: Partial<{ name: string; featur
   const name = over.name ?? `Org ${id.slice(0, 6)}`;
   await q.query(`INSERT INTO organisations (id, slug, name, features, created_at) VALUES ($1, $2, $3, $4, $5)`, [
     id,
-    name.toLowerCase().replace(/[^a-z0-9]+/g, '-') + '-' + id.slice(0, 4),
+    // the whole id: a 4-hex suffix collided (1 in 65,536 a pair) when many tests name their org 'Council'
+    name.toLowerCase().replace(/[^a-z0-9]+/g, '-') + '-' + id,
     name,
     JSON.stringify({ isFuel: false, liveMode: true, meterReading: false, ...over.features }),
     Date.now(),
@@ -60,4 +61,13 @@ export async function makeSensor(
     ],
   );
   return { id, serial, deviceKey, claimCode };
+}
+
+/** Inserts a sensor's measurements from columns (epoch ms, raw distance mm), 5,000 rows a statement. */
+export async function insertMeasurementColumns(q: Queryable, sensorId: string, time: ArrayLike<number>, raw: ArrayLike<number>) {
+  for (let i = 0; i < time.length; i += 5000) {
+    const t = Array.from(time).slice(i, i + 5000);
+    const r = Array.from(raw).slice(i, i + 5000);
+    await q.query(`INSERT INTO measurements (sensor_id, time, raw_distance) SELECT $1, t, r FROM unnest($2::bigint[], $3::real[]) AS x(t, r)`, [sensorId, t, r]);
+  }
 }

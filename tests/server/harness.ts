@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../server/config';
 import { openDb, type Db } from '../../server/db/db';
 import { startServer, type RunningServer } from '../../server/start';
@@ -9,10 +11,18 @@ import { emptyPostgres } from './cluster-helpers';
 /** Drivers every server test runs on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set (loudly skipped otherwise). */
 export const testDrivers: ('pglite' | 'postgres')[] = serviceUrl('postgres') ? ['pglite', 'postgres'] : ['pglite'];
 
+let emptyCluster: Blob | undefined;
+/** The dump of a new PGlite cluster the project's global setup made (pglite-cluster.ts), if it made one. */
+function pgliteEmptyCluster(): Blob | undefined {
+  const file = inject('pgliteEmptyCluster');
+  if (file && !emptyCluster) emptyCluster = new Blob([readFileSync(file)]);
+  return emptyCluster;
+}
+
 /** A fresh, empty database of the given driver; PostgreSQL gets a throw-away database of its own. */
 export async function freshDb(driver: 'pglite' | 'postgres'): Promise<{ db: Db; drop(): Promise<void> }> {
   if (driver === 'pglite') {
-    const db = await openDb({ dataDir: 'memory://' });
+    const db = await openDb({ dataDir: 'memory://', loadDataDir: pgliteEmptyCluster() });
     return { db, drop: () => db.close() };
   }
   const pgdb = await emptyPostgres();

@@ -85,7 +85,7 @@ describe.each(testDrivers)('profile, organisations and invitations on %s (organi
     let owner: string;
     let ownerToken: string;
     const invite = (json: unknown, token = ownerToken, query = '') => call(`/organisations/${org.id}/invite${query}`, token, { method: 'POST', json });
-    const tempPasswordOf = async (email: string) => decodeURIComponent((await lastMail(email)).text.match(/\/accept\?email=[^&]+&code=(\S+)/)![1]);
+    const linkCodeOf = async (email: string) => decodeURIComponent((await lastMail(email)).text.match(/\/accept\?email=[^&]+&code=(\S+)/)![1]);
     const signIn = (USERNAME: string, PASSWORD_: string) => cognito('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME, PASSWORD: PASSWORD_ } });
 
     beforeAll(async () => {
@@ -102,8 +102,8 @@ describe.each(testDrivers)('profile, organisations and invitations on %s (organi
       expect(mail.kind).toBe('invitation');
       expect(mail.text).toContain('Olive Owner has invited you to join Invite Org');
       expect(mail.text).toMatch(new RegExp(`${s.url}/accept\\?email=invitee%40test\\.local&code=`));
-      const temp = await tempPasswordOf('invitee@test.local');
-      const challenge = await signIn('invitee@test.local', temp);
+      const code = await linkCodeOf('invitee@test.local');
+      const challenge = await signIn('invitee@test.local', code);
       expect(challenge.body).toEqual({
         ChallengeName: 'NEW_PASSWORD_REQUIRED',
         Session: expect.any(String),
@@ -119,7 +119,7 @@ describe.each(testDrivers)('profile, organisations and invitations on %s (organi
       const orgs = await call('/organisations', done.body.AuthenticationResult.IdToken);
       expect(orgs.body.organisations).toMatchObject([{ id: org.id, role: 2 }]);
       expect((await respond('Another-pass-2026!')).body.__type).toBe('NotAuthorizedException'); // the session was spent
-      expect((await signIn('invitee@test.local', temp)).body.__type).toBe('NotAuthorizedException');
+      expect((await signIn('invitee@test.local', code)).body.__type).toBe('NotAuthorizedException');
       const me = await call('/users/current-v2?email=invitee%40test.local', done.body.AuthenticationResult.IdToken);
       expect(me.body).toMatchObject({ name: 'Ivy', emailVerified: true });
       expect((await invite({ email: 'invitee@test.local', name: 'Ivy', role: 1 })).body).toEqual({ code: 'ALREADY_A_MEMBER', message: 'This user is already a member of your organisation.' });
@@ -143,9 +143,9 @@ describe.each(testDrivers)('profile, organisations and invitations on %s (organi
       expect((await invite({ email: 'x@test.local', name: 'X', role: 1 }, await s.tokenFor(outsider.id))).status).toBe(404);
     });
 
-    it('resends at most once per 10 minutes with a new temporary password; the old one stops working', async () => {
+    it('resends at most once per 10 minutes with a new link; the old one stops working', async () => {
       await invite({ email: 'resend@test.local', name: 'Re', role: 1 });
-      const first = await tempPasswordOf('resend@test.local');
+      const first = await linkCodeOf('resend@test.local');
       clock += 9 * 60_000;
       const early = await invite({ email: 'resend@test.local' }, ownerToken, '?resend=true');
       expect(early.status).toBe(429);
@@ -153,18 +153,18 @@ describe.each(testDrivers)('profile, organisations and invitations on %s (organi
       expect(early.body.message).toContain('TOO_MANY_REQUESTS');
       clock += 60_000;
       expect((await invite({ email: 'resend@test.local' }, ownerToken, '?resend=true')).body).toMatchObject({ status: 'Invited', lastInviteAt: clock });
-      const second = await tempPasswordOf('resend@test.local');
+      const second = await linkCodeOf('resend@test.local');
       expect(second).not.toBe(first);
       expect((await signIn('resend@test.local', first)).body.__type).toBe('NotAuthorizedException');
       expect((await signIn('resend@test.local', second)).body.ChallengeName).toBe('NEW_PASSWORD_REQUIRED');
       expect((await invite({ email: 'never@test.local' }, ownerToken, '?resend=true')).body.code).toBe('INVITATION_NOT_FOUND');
     });
 
-    it('a temporary password dies with its invitation after 90 days', async () => {
+    it('an invitation link dies 7 days after it was sent (issue 35: a one-time token, tests/server/invitation-link.test.ts)', async () => {
       await invite({ email: 'late@test.local', name: 'Late', role: 1 });
-      const temp = await tempPasswordOf('late@test.local');
-      clock += 7_776_000_000;
-      expect((await signIn('late@test.local', temp)).body).toEqual({ __type: 'NotAuthorizedException', message: 'Temporary password has expired and must be reset by an administrator.' });
+      const code = await linkCodeOf('late@test.local');
+      clock += 7 * 86_400_000;
+      expect((await signIn('late@test.local', code)).body).toEqual({ __type: 'NotAuthorizedException', message: "This invitation link has expired. Ask your organisation's admin to send the invitation again." });
     });
   });
 

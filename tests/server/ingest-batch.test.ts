@@ -113,29 +113,6 @@ describe.each(testDrivers)('group commit of uplinks on %s (issue 10: one transac
     expect((await db.query('SELECT time FROM measurements WHERE sensor_id = $1 ORDER BY time', [s.id])).map((r) => r.time)).toEqual([T0, T0 + 2 * MIN]);
   });
 
-  it("rewrites a sensor's row in place at each uplink (HOT: half of each page of sensors is kept free)", async () => {
-    // ten sensors, then 20 uplinks each, each in a transaction of its own (a sensor's uplinks are
-    // minutes apart, and a batch seldom holds two rows of one page): a row version that does not
-    // fit on its page moves to another block (and adds an entry to each of the five indexes); with
-    // half of each page free, every version fits beside the old ones, which are pruned in place
-    const ss: Sensor[] = [];
-    for (let k = 0; k < 10; k++) ss.push(await sensor());
-    const blocks = async () =>
-      (await db.query<{ serial: string; block: string }>("SELECT serial, split_part(trim(both '()' from ctid::text), ',', 1) AS block FROM sensors WHERE serial = ANY($1::text[]) ORDER BY serial", [ss.map((s) => s.serial)])).map((r) => `${r.serial}@${r.block}`);
-    // a row that moves is counted at each move; a page whose pruning is skipped (it is pinned
-    // elsewhere at that moment, say by the checkpointer of a busy shared server) may move one
-    let was = await blocks();
-    let moves = 0;
-    for (let b = 0; b < 20; b++) {
-      for (const s of ss) await batch([level(s, T0 + (b + 1) * MIN, 1000, { battery: 50 + b })]);
-      const now = await blocks();
-      moves += now.filter((x, i) => x !== was[i]).length;
-      was = now;
-    }
-    expect(moves).toBeLessThanOrEqual(1); // at fillfactor 100, 3 of the 10 rows move
-    expect((await db.query<{ opts: string[] }>("SELECT reloptions AS opts FROM pg_class WHERE relname = 'sensors'"))[0].opts).toContain('fillfactor=50');
-  });
-
   // LOCK_SQL's FOR NO KEY UPDATE (batch-write.ts): with FOR UPDATE this insert waited for the
   // batch, and the ingest benchmark's queue of such inserts deadlocked with one (29 November)
   it.runIf(driver === 'postgres')('lets rows that refer to its sensors be written while it holds them', async () => {

@@ -138,8 +138,8 @@ describe.each(testDrivers)('MFA required by role on %s (issue 35)', (driver) => 
     const invited = await s.api(`/organisations/${required}/invite`, { method: 'POST', token: await s.tokenFor(ids.owner!), json: { email: 'new-admin@mfa-role.test', name: 'New Admin', role: 2 } });
     expect(invited.status).toBe(200);
     const [mail] = await s.ctx.db.query<{ payload: { text: string } }>("SELECT payload FROM outbox WHERE recipient = 'new-admin@mfa-role.test' AND payload->>'kind' = 'invitation'");
-    const temporary = /temporary password: (\S+)/.exec(mail!.payload.text)![1]!;
-    const first = await accounts.signIn('new-admin@mfa-role.test', temporary);
+    const code = new URL(/https?:\/\/\S+\/accept\?\S+/.exec(mail!.payload.text)![0]).searchParams.get('code')!;
+    const first = await accounts.signIn('new-admin@mfa-role.test', code);
     expect(first.body.ChallengeName).toBe('NEW_PASSWORD_REQUIRED');
     const chosen = await accounts.cognito('RespondToAuthChallenge', {
       ChallengeName: 'NEW_PASSWORD_REQUIRED',

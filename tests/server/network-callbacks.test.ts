@@ -1,4 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createPrivateKey, randomUUID, sign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, testDrivers, type TestServer } from './harness';
 import { addMember, makeOrg, makeSensor, makeUser } from './fixtures';
@@ -25,18 +27,25 @@ describe.each(testDrivers)('Sigfox and Myriota cloud callbacks on %s (issue 39)'
   // the body a Sigfox custom callback builds from its variables, numbers quoted as the console's template often does
   const callback = (device: string, time: number, data: string, more: Record<string, unknown> = {}) => ({ device, time: String(time), data, seqNumber: '17', rssi: '-118.00', snr: '12.5', station: '1A2B', duplicate: 'false', ...more });
   const frame = (d: [number | null, number | null, number | null], more: Parameters<typeof encodeSigfoxUplink>[0] extends infer F ? Partial<F> : never = {}) => encodeSigfoxUplink({ spacingMinutes: 10, battery: 90, distances: d, ...more });
-  // Myriota's destination envelope: Data is JSON text with the packets
-  const envelope = (packets: { Timestamp: number; TerminalId: string; Value: string }[]) => ({
-    EndpointRef: 'ksnb8GB_TuGj:__jLfs2BQJ2d',
-    Timestamp: T,
-    Data: JSON.stringify({ Packets: packets }),
-    Id: randomUUID(),
-    CertificateUrl: 'https://security.myriota.com/data-13f7751f3c5df569a6c9c42a9ce73a8a.crt',
-    Signature: 'c2lnbmF0dXJl',
+  // Myriota's destination envelope: Data is JSON text with the packets, signed as Myriota signs it
+  // (RSA SHA-256 over EndpointRef, Timestamp, Id and Data), here with a test certificate issued to Myriota's name
+  const CERTIFICATES = join(import.meta.dirname, 'fixtures', 'myriota');
+  const signingKey = createPrivateKey(readFileSync(join(CERTIFICATES, 'test-signing.key')));
+  const signed = <E extends { EndpointRef: string; Timestamp: number; Id: string; Data: string }>(e: E, key = signingKey) => ({
+    ...e,
+    Signature: sign('sha256', Buffer.from([e.EndpointRef, e.Timestamp, e.Id, e.Data].join('\n')), key).toString('base64'),
   });
+  const envelope = (packets: { Timestamp: number; TerminalId: string; Value: string }[]) =>
+    signed({
+      EndpointRef: 'ksnb8GB_TuGj:__jLfs2BQJ2d',
+      Timestamp: Math.floor(Date.now() / 1000), // when Myriota sent it (the packets carry their own times)
+      Data: JSON.stringify({ Packets: packets }),
+      Id: randomUUID(),
+      CertificateUrl: 'https://security.myriota.com/data-test.crt',
+    });
 
   beforeAll(async () => {
-    s = await startTestServer(driver);
+    s = await startTestServer(driver, { MYRIOTA_SIGNATURE: 'verify', MYRIOTA_CERTIFICATE_DIR: CERTIFICATES });
     org = await makeOrg(s.ctx.db);
     const [manager, member, stranger] = [await makeUser(s.ctx.db), await makeUser(s.ctx.db), await makeUser(s.ctx.db)];
     await addMember(s.ctx.db, org.id, manager.id, 2);
@@ -160,8 +169,8 @@ describe.each(testDrivers)('Sigfox and Myriota cloud callbacks on %s (issue 39)'
       expect(res.status).toBe(401);
     }
     const malformed: [unknown, RegExp][] = [
-      [{ ...envelope(packets), Data: 'not json' }, /Data: is not JSON text/],
-      [{ ...envelope(packets), Data: JSON.stringify({ Packets: [] }) }, /^Invalid Myriota message Data: Packets: /],
+      [signed({ ...envelope(packets), Data: 'not json' }), /Data: is not JSON text/],
+      [signed({ ...envelope(packets), Data: JSON.stringify({ Packets: [] }) }), /^Invalid Myriota message Data: Packets: /],
       [envelope([packets[0], { ...packets[1], Value: '00' }]), /^Packet 1: The Myriota frame must be 40 hexadecimal characters/],
       [envelope([{ ...packets[0], Value: encodeMyriotaFrame({ serial: 'FFFFFF', spacingMinutes: 1, distances: [1, 2, 3, 4] }) }]), /No sensor of this organisation has the serial FFFFFF/],
     ];
@@ -183,6 +192,31 @@ describe.each(testDrivers)('Sigfox and Myriota cloud callbacks on %s (issue 39)'
     // the same packets again, with the secret in the header this time: stored once
     const again = await myriota(envelope(packets), '', { 'X-Tidewatch-Secret': secrets.myriota.secret });
     expect(await again.json()).toEqual({ stored: 0, duplicates: 7 });
+  });
+
+  it("Myriota: a message without Myriota's signature is refused with 401 and its reason, nothing stored: tampered, unsigned, another issuer's certificate, a certificate from elsewhere, expired at the message's time", async () => {
+    const sensor = await makeSensor(s.ctx.db, org.id, { radio: 'myriota', serial: 'BCDEF0' });
+    const packets = [{ Timestamp: T * 1000, TerminalId: '0001020306', Value: encodeMyriotaFrame({ serial: 'BCDEF0', spacingMinutes: 60, distances: [1, 2, 3, 4] }) }];
+    const good = envelope(packets);
+    const refusals: [unknown, RegExp][] = [
+      [{ ...good, Data: JSON.stringify({ Packets: [{ ...packets[0], Value: encodeMyriotaFrame({ serial: 'BCDEF0', spacingMinutes: 60, distances: [9, 9, 9, 9] }) }] }) }, /does not match the message/],
+      [{ ...good, Signature: undefined }, /Signature and CertificateUrl are required/],
+      [{ ...good, CertificateUrl: 'https://security.myriota.com/impostor.crt' }, /not Myriota's/],
+      [{ ...good, CertificateUrl: 'https://security.myriota.com.example.org/data-test.crt' }, /must be on https:\/\/security.myriota.com\//],
+      [{ ...good, CertificateUrl: 'http://security.myriota.com/data-test.crt' }, /must be on https:/],
+      [signed({ ...good, Timestamp: 1_000_000_000 }), /not valid at 2001-09-09/],
+    ];
+    for (const [body, reason] of refusals) {
+      const res = await myriota(body);
+      expect(res.status).toBe(401);
+      const answer = (await res.json()) as { code: string; message: string };
+      expect(answer.code).toBe('INVALID_SIGNATURE');
+      expect(answer.message, JSON.stringify(body).slice(0, 80)).toMatch(reason);
+    }
+    expect(await count(sensor.id)).toBe(0);
+    const ok = await myriota(good);
+    expect(ok.status).toBe(200);
+    expect(await count(sensor.id)).toBe(4);
   });
 
   it('regenerating a secret refuses the old one at once and takes the new one', async () => {

@@ -110,11 +110,16 @@ describe.each(testDrivers)('notifications paging and filters on %s (issue 32)', 
     theirSensor = await makeSensor(db, other.id);
     // every type, open, cleared and endless, on two sensors, some with equal starts
     let i = 0;
+    let made = 0;
     for (const type of NOTIFICATION_TYPES) {
       for (const sensor of [sensorA, sensorB]) {
         await makeNotification(db, org.id, sensor.id, type, NOW - (i % 5) * H, null);
         await makeNotification(db, org.id, sensor.id, type, NOW - 30 * H - (i % 3) * H, NOW - 2 * H);
-        if (i % 4 === 0) await makeNotification(db, org.id, sensor.id, type, NOW - 2 * H, null, true);
+        made += 2;
+        if (i % 4 === 0) {
+          await makeNotification(db, org.id, sensor.id, type, NOW - 2 * H, null, true);
+          made++;
+        }
         i++;
       }
     }
@@ -122,7 +127,7 @@ describe.each(testDrivers)('notifications paging and filters on %s (issue 32)', 
     await makeNotification(db, other.id, theirSensor.id, 'THRESHOLD_ALARM', NOW - H, null);
     const res = await s.api(`/organisations/${org.id}/notifications`, { token });
     all = notificationListSchema.parse(await res.json()).notifications;
-    expect(all.length).toBe(32);
+    expect(all.length).toBe(made);
   });
   afterAll(() => s?.close());
 
@@ -164,7 +169,7 @@ describe.each(testDrivers)('notifications paging and filters on %s (issue 32)', 
       expect(body.code).toBe(code);
       expect(body.message).toMatch(message);
     };
-    await bad('type=LOW_BATERY', 'INVALID_QUERY', /^type must be one or more of WATER_LEVEL_ALARM, .*DELTA_ALARM, separated by commas, not "LOW_BATERY"\.$/);
+    await bad('type=LOW_BATERY', 'INVALID_QUERY', /^type must be one or more of WATER_LEVEL_ALARM, .*DELTA_ALARM, FORECAST_ALARM, separated by commas, not "LOW_BATERY"\.$/);
     await bad('type=', 'INVALID_QUERY', /^type must be .* not ""\.$/);
     await bad('type=LOW_BATTERY,,', 'INVALID_QUERY', /^type must be/);
     await bad('state=active', 'INVALID_QUERY', /^state must be "open" or "closed", not "active"\.$/);

@@ -28,6 +28,14 @@ describe('demo mode belongs to the embedded default only (issue 9, deployment sa
     expect(() => loadConfig({ STAGE: 'staging' })).toThrow(/STAGE/);
   });
 
+  it("Myriota messages must carry Myriota's signature in a deployment; the embedded demo does not ask unless told to (issue 39)", () => {
+    expect(loadConfig({}).MYRIOTA_SIGNATURE).toBe('off');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/tw', PUBLIC_URL: 'https://tw.example' }).MYRIOTA_SIGNATURE).toBe('verify');
+    expect(loadConfig({ NODE_ENV: 'production' }).MYRIOTA_SIGNATURE).toBe('verify');
+    expect(loadConfig({ MYRIOTA_SIGNATURE: 'verify' }).MYRIOTA_SIGNATURE).toBe('verify');
+    expect(() => loadConfig({ MYRIOTA_SIGNATURE: 'maybe' })).toThrow(/MYRIOTA_SIGNATURE/);
+  });
+
   it('start-up warns when demo mode is on and the server listens beyond loopback', () => {
     expect(demoExposureWarning(loadConfig({ HOST: '0.0.0.0' }))).toMatch(/DEMO MODE is on/);
     expect(demoExposureWarning(loadConfig({ HOST: '127.0.0.1' }))).toBeNull();

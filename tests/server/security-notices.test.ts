@@ -68,6 +68,9 @@ describe.each(testDrivers)('security notices on %s', (driver) => {
     expect((await prefer(true)).status).toBe(200);
     expect((await prefer(true)).status).toBe(200); // already on: no second notice
     expect(await notices('mfa@notice.test')).toEqual(['Two-factor authentication was turned on']);
+    // a sign-in's offer of recovery codes can be skipped (a reload): the notice says where they are made
+    const on = (await mail('mfa@notice.test')).find((m) => m.payload.kind === 'security-notice')!;
+    expect(on.payload.text).toMatch(/if you did not make them when you set it up, make them under Two-factor authentication in Account settings \(http:\/\/\S+\/settings\/account\)/);
     expect((await prefer(false)).status).toBe(400); // not re-authenticated: refused, no notice
     expect((await s.api('/reauthenticate', { method: 'POST', token: t.IdToken, json: { password: PASSWORD } })).status).toBe(204);
     expect((await prefer(false)).status).toBe(200);

@@ -123,7 +123,7 @@ describe.each(testDrivers)('sensor setup gateway on %s (sensor-setup 5, 7, 8)', 
     const before = await row(x.id);
     const res = await put(x.id, { name: 'Renamed', serial: 'FFFFFFFF', sensorType: 'T35', radio: { type: 'wifi' }, config: { schedulerEnabled: false }, latestData: { battery: 1 }, organisationId: other.id });
     expect(res.status).toBe(200);
-    expect(await row(x.id)).toEqual({ ...before, name: 'Renamed' });
+    expect(await row(x.id)).toEqual({ ...before, name: 'Renamed', changed_at: expect.anything() });
   });
 
   it('refuses changed alarms on a non-satellite radio (they go by remote task) but accepts them unchanged', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, testDrivers, type TestServer } from './harness';
 import { addMember, makeOrg, makeSensor, makeUser } from './fixtures';
 import { sensorResponseSchema } from '../../src/contract/sensor.schema';
-import { SUMMARY_FIELDS, sensorSummaryBodySchema } from '../../src/contract/sensor-summary.schema';
+import { SENSOR_CHANGE_OVERLAP_MS, SUMMARY_FIELDS, sensorSummaryBodySchema } from '../../src/contract/sensor-summary.schema';
 
 // The compact list (DESIGN.md "At a customer's size") and the one-sensor read beside the spec's list.
 describe.each(testDrivers)('compact sensor list on %s', (driver) => {
@@ -85,8 +85,36 @@ describe.each(testDrivers)('compact sensor list on %s', (driver) => {
     expect(empty.status).toBe(400);
   });
 
+  it('answers view=summary&limit=N as the first N rows in the list\'s order with the organisation\'s total', async () => {
+    const res = await s.api(`/organisations/${org.id}/sensors?view=summary&limit=2`, { token: member });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('server-timing')).toMatch(/total;dur=/);
+    const body = sensorSummaryBodySchema.parse(await res.json());
+    expect(body.fields).toEqual([...SUMMARY_FIELDS]);
+    expect(body.total).toBe(3);
+    expect(body.rows.map((r) => (r as unknown[])[2])).toEqual(['Alpha weir', 'Mid river']);
+    const all = sensorSummaryBodySchema.parse(await (await s.api(`/organisations/${org.id}/sensors?view=summary`, { token: member })).json());
+    // the same rows, value for value, as the whole list's first two
+    expect(body.rows).toEqual(all.rows.slice(0, 2));
+    const more = sensorSummaryBodySchema.parse(await (await s.api(`/organisations/${org.id}/sensors?view=summary&limit=1000`, { token: member })).json());
+    const { cursor, ...rest } = all;
+    expect(cursor).toEqual(expect.any(Number));
+    expect(more).toEqual({ ...rest, total: 3, cursor: expect.any(Number) });
+  });
+
+  it('refuses a limit outside 1 to 1,000, or without view=summary, with a 400 that says why', async () => {
+    for (const bad of ['0', '1001', '-1', '2.5', 'ten', '', '01']) {
+      const res = await s.api(`/organisations/${org.id}/sensors?view=summary&limit=${bad}`, { token: member });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ code: 'INVALID_QUERY', message: `limit must be a whole number from 1 to 1000, not "${bad}".` });
+    }
+    const full = await s.api(`/organisations/${org.id}/sensors?limit=5`, { token: member });
+    expect(full.status).toBe(400);
+    expect(await full.json()).toEqual({ code: 'INVALID_QUERY', message: 'limit goes with view=summary only (the full records are one list).' });
+  });
+
   it('answers a stranger 404 whatever the query', async () => {
-    for (const q of ['?view=summary', '?view=bad']) {
+    for (const q of ['?view=summary', '?view=summary&limit=10', '?view=bad']) {
       const res = await s.api(`/organisations/${org.id}/sensors${q}`, { token: outsider });
       expect(res.status).toBe(404);
     }
@@ -104,11 +132,108 @@ describe.each(testDrivers)('compact sensor list on %s', (driver) => {
     expect((await s.api(`/organisations/${org.id}/sensors/not-a-uuid`, { token: member })).status).toBe(404);
   });
 
+  it('reads one sensor\'s full record by its serial (a dashboard opened by link, before the list), in any case; another organisation\'s serial 404s', async () => {
+    for (const serial of ['AA000002', 'aa000002']) {
+      const res = await s.api(`/organisations/${org.id}/sensors/${serial}`, { token: member });
+      expect(res.status).toBe(200);
+      expect(sensorResponseSchema.parse(await res.json()).sensor).toMatchObject({ id: alpha.id, serial: 'AA000002' });
+    }
+    const other = await s.api(`/organisations/${org.id}/sensors/BB000001`, { token: member });
+    expect(other.status).toBe(404);
+    expect(await other.json()).toEqual({ code: 'SENSOR_NOT_FOUND', message: 'Sensor not found.' });
+    expect((await s.api(`/organisations/${org.id}/sensors/AA000002`, { token: outsider })).status).toBe(404);
+  });
+
   it('answers an organisation without sensors an empty list', async () => {
     const empty = await makeOrg(s.ctx.db, { name: 'Empty' });
     const u = await makeUser(s.ctx.db);
     await addMember(s.ctx.db, empty.id, u.id, 1);
     const res = await s.api(`/organisations/${empty.id}/sensors?view=summary`, { token: await s.tokenFor(u.id) });
-    expect(await res.json()).toEqual({ fields: [...SUMMARY_FIELDS], rows: [] });
+    expect(await res.json()).toEqual({ fields: [...SUMMARY_FIELDS], rows: [], cursor: expect.any(Number) });
+  });
+
+  describe('changes since a cursor (the list\'s refresh)', () => {
+    let owner: string;
+    const summary = async (q: string, token = owner) => {
+      const res = await s.api(`/organisations/${org.id}/sensors?view=summary${q}`, { token });
+      expect(res.status).toBe(200);
+      return sensorSummaryBodySchema.parse(await res.json());
+    };
+    const serials = (b: { rows: unknown[] }) => b.rows.map((r) => (r as unknown[])[1]).sort();
+    /** The clock of a read whose cursor is given: what changed after that read and nothing before. */
+    const afterRead = (cursor: number) => `&since=${cursor + SENSOR_CHANGE_OVERLAP_MS}`;
+
+    beforeAll(async () => {
+      const u = await makeUser(s.ctx.db);
+      await addMember(s.ctx.db, org.id, u.id, 3);
+      owner = await s.tokenFor(u.id);
+    });
+
+    it('answers only what changed after the read: an uplink\'s latest data, a setup save, a claim; the cursor moves on; the overlap repeats the last minute', async () => {
+      const whole = await summary('');
+      expect(whole.removed).toBeUndefined();
+      await new Promise((r) => setTimeout(r, 5));
+      expect(await summary(afterRead(whole.cursor!))).toMatchObject({ rows: [], removed: [] });
+
+      // ingest's write path: latest data on the sensor row
+      await s.ctx.db.query(`UPDATE sensors SET latest_data = '{"lastSeen":1800000000000,"battery":80}' WHERE id = $1`, [alpha.id]);
+      // the setup save, over HTTP
+      const zeta = (await s.ctx.db.query<{ id: string }>(`SELECT id FROM sensors WHERE serial = 'AA000001'`))[0]!;
+      expect((await s.api(`/organisations/${org.id}/sensors/${zeta.id}`, { method: 'PUT', token: owner, json: { name: 'Zeta renamed' } })).status).toBe(200);
+      // a claim: the sensor arrives
+      await makeSensor(s.ctx.db, null, { serial: 'CC000001', claimCode: '12345678-1234-1234-1234-123456789012', name: 'Claimed' });
+      const claim = await s.api(`/organisations/${org.id}/add-sensor`, { method: 'POST', token: owner, json: { serial: 'CC000001', claimCode: '12345678-1234-1234-1234-123456789012' } });
+      expect(claim.status).toBe(200);
+
+      const changes = await summary(afterRead(whole.cursor!));
+      expect(changes.fields).toEqual([...SUMMARY_FIELDS]);
+      expect(serials(changes)).toEqual(['AA000001', 'AA000002', 'CC000001']);
+      expect(changes.removed).toEqual([]);
+      const a = changes.rows.find((r) => (r as unknown[])[1] === 'AA000002') as unknown[];
+      expect(a[SUMMARY_FIELDS.indexOf('battery')]).toBe(80);
+      expect((changes.rows.find((r) => (r as unknown[])[1] === 'AA000001') as unknown[])[2]).toBe('Zeta renamed');
+      // the next cursor is later than the last, and a minute behind the read
+      expect(changes.cursor!).toBeGreaterThan(whole.cursor!);
+      // another organisation's sensor changing is not in this one's changes
+      await s.ctx.db.query(`UPDATE sensors SET name = 'Still not yours' WHERE serial = 'BB000001'`);
+      expect(serials(await summary(afterRead(whole.cursor!)))).toEqual(['AA000001', 'AA000002', 'CC000001']);
+      // the cursor itself reaches a minute back: everything changed within it comes again
+      expect(serials(await summary(`&since=${changes.cursor}`))).toEqual(expect.arrayContaining(['AA000001', 'AA000002', 'CC000001']));
+    });
+
+    it('answers the ids of sensors that left the organisation (moved elsewhere, or deleted), not their rows', async () => {
+      const whole = await summary('');
+      await new Promise((r) => setTimeout(r, 5));
+      const moved = await makeSensor(s.ctx.db, org.id, { serial: 'DD000001', name: 'Moving' });
+      const gone = await makeSensor(s.ctx.db, org.id, { serial: 'DD000002', name: 'Going' });
+      const other = (await s.ctx.db.query<{ org_id: string }>(`SELECT org_id FROM sensors WHERE serial = 'BB000001'`))[0]!.org_id;
+      await s.ctx.db.query('UPDATE sensors SET org_id = $2 WHERE id = $1', [moved.id, other]);
+      await s.ctx.db.query('DELETE FROM sensors WHERE id = $1', [gone.id]);
+      const changes = await summary(afterRead(whole.cursor!));
+      expect(changes.removed!.sort()).toEqual([moved.id, gone.id].sort());
+      expect(serials(changes)).not.toContain('DD000001');
+      expect(serials(changes)).not.toContain('DD000002');
+    });
+
+    it('answers the whole list for a cursor from ahead of the server\'s clock (another database, a clock set back)', async () => {
+      const ahead = await summary(`&since=${Date.now() + 86_400_000}`);
+      expect(ahead.removed).toBeUndefined();
+      expect(ahead.rows).toEqual((await summary('')).rows);
+      expect(ahead.cursor).toEqual(expect.any(Number));
+    });
+
+    it('refuses a since that is not a cursor, or with limit, or without view=summary, with a 400 that says why; a stranger gets 404', async () => {
+      for (const bad of ['', 'yesterday', '-5', '1.5', '1e12', '1234567890123456']) {
+        const res = await s.api(`/organisations/${org.id}/sensors?view=summary&since=${bad}`, { token: member });
+        expect(res.status).toBe(400);
+        expect(await res.json()).toEqual({ code: 'INVALID_QUERY', message: `since must be the cursor of an earlier answer (a whole number), not "${bad}".` });
+      }
+      const paged = await s.api(`/organisations/${org.id}/sensors?view=summary&limit=10&since=5`, { token: member });
+      expect(await paged.json()).toEqual({ code: 'INVALID_QUERY', message: 'since and limit cannot be asked together: a change set is never paged.' });
+      const full = await s.api(`/organisations/${org.id}/sensors?since=5`, { token: member });
+      expect(full.status).toBe(400);
+      expect(await full.json()).toEqual({ code: 'INVALID_QUERY', message: 'since goes with view=summary only (the full records are one list).' });
+      expect((await s.api(`/organisations/${org.id}/sensors?view=summary&since=5`, { token: outsider })).status).toBe(404);
+    });
   });
 });

@@ -137,6 +137,30 @@ describe.each(testDrivers)('simulator on %s (issue 2: the simulator moves a sens
     expect(seeded[0].status).toBe('Success');
   });
 
+  it("Sigfox and Myriota sensors report through their networks' callbacks in the radios' frames; a Sigfox sensor collects a task only in a bidirectional frame, at most one every 6 hours (issue 39)", async () => {
+    // the Outfall Flume asked for a downlink in the test above: a new task waits for its next allowance
+    const asked = w.clock.now;
+    const schedule = await w.addTask('4D5E6F70', 'SensorConfig', { measurementInterval: 10, measurementsPerTransmission: 3, maxGradient: 150.5, deltaCompressionEnabled: true });
+    await w.advance(2 * 61 * MIN, 60_000);
+    expect(await w.task(schedule)).toBe('Created');
+    // within the budget's 6 hours it goes out as 8 bytes, and the device applies what it decoded
+    expect(await w.advanceUntil(async () => (await w.task(schedule)) !== 'Created', 6 * 60 * MIN, 60_000)).toBe(true);
+    expect(w.clock.now - asked).toBeGreaterThan(4 * 60 * MIN);
+    expect(await w.task(schedule)).toBe('Dispatched');
+    const dispatched = w.clock.now;
+    expect(await w.advanceUntil(async () => (await w.task(schedule)) !== 'Dispatched', 61 * MIN, 60_000)).toBe(true);
+    expect(await w.task(schedule)).toBe('Success');
+    await w.advance(31 * MIN, 60_000);
+    const recent = await w.slots('4D5E6F70', dispatched);
+    expect(recent.length).toBeGreaterThanOrEqual(3);
+    expect(recent.slice(-3).map((t, i, a) => (i ? t - a[i - 1]! : 10 * MIN))).toEqual([10 * MIN, 10 * MIN, 10 * MIN]);
+    // the Myriota bore sends six hourly slots every 6 hours as two 4-slot packets: every slot arrives, none twice
+    await w.advance(6 * 60 * MIN, 5 * 60_000);
+    const bore = await w.slots('5E6F7081', asked);
+    expect(bore.length).toBeGreaterThanOrEqual(5);
+    for (let i = 1; i < bore.length; i++) expect(bore[i]! - bore[i - 1]!).toBe(60 * MIN);
+  }, 120_000);
+
   it('logs a failed uplink, keeps the others going, and sends what it carried on a later tick', async () => {
     const weir = await w.sensor('3C4D5E6F');
     const [{ device_key_hash: good }] = await w.q<{ device_key_hash: string }>('SELECT device_key_hash FROM sensors WHERE id = $1', [weir.id]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, testDrivers, type TestServer } from './harness';
-import { addMember, makeOrg, makeSensor, makeUser } from './fixtures';
+import { addMember, insertMeasurementColumns, makeOrg, makeSensor, makeUser } from './fixtures';
 import { usageSchema } from '../../src/contract/usage.schema';
 import { loadCore } from '../../wasm-core/core';
 import { analyseUsage } from '../../wasm-core/usage';
@@ -15,13 +15,7 @@ const weekday = [600, 1400, 1500, 1450, 1550, 1300, 700];
 const tank = syntheticTank({ seed: 38, start: T0, days: DAYS, stepMin: 5, noiseMm: 2, start_volume: 12_000, weekday, fill: 9000, refillBelow: 3000 });
 const END = T0 + DAYS * DAY - 1;
 
-async function insertColumns(s: TestServer, sensorId: string, time: ArrayLike<number>, raw: ArrayLike<number>) {
-  for (let i = 0; i < time.length; i += 5000) {
-    const t = Array.from(time).slice(i, i + 5000);
-    const r = Array.from(raw).slice(i, i + 5000);
-    await s.ctx.db.query(`INSERT INTO measurements (sensor_id, time, raw_distance) SELECT $1, t, r FROM unnest($2::bigint[], $3::real[]) AS x(t, r)`, [sensorId, t, r]);
-  }
-}
+const insertColumns = (s: TestServer, sensorId: string, time: ArrayLike<number>, raw: ArrayLike<number>) => insertMeasurementColumns(s.ctx.db, sensorId, time, raw);
 
 describe.each(testDrivers)('GET /organisations/{orgId}/sensors/{sensorId}/usage on %s (issue 38)', (driver) => {
   let s: TestServer;

@@ -6,12 +6,14 @@ import { Link, useSearchParams } from 'react-router-dom';
 import type { AuthRef } from './auth-ref';
 import { FormCard } from './form-card';
 import { NewPasswordFields } from './new-password-form';
+import { RecoveryCodesOffer } from './recovery-codes-offer-lazy';
 import { TotpSetupForm } from './totp-setup-form';
 
 /**
  * /accept?email=&code= : an invited user sets a password (answering the identity service's
  * new-password challenge with the temporary code) and lands in the organisation. An invitation to
- * manage an organisation that requires two-factor authentication sets the authenticator up here next.
+ * manage an organisation that requires two-factor authentication sets the authenticator up here next,
+ * and is offered recovery codes for it.
  */
 export function AcceptPage({ auth }: { auth: AuthRef }) {
   const [params] = useSearchParams();
@@ -47,6 +49,7 @@ export function AcceptPage({ auth }: { auth: AuthRef }) {
       />
     );
   }
+  if (snapshot.matches('recoveryCodesOffer')) return <RecoveryCodesOffer onContinue={() => auth.send({ type: 'CONTINUE' })} />;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     auth.send({ type: 'ACCEPT_INVITE', email, code, password, confirmation });

@@ -5,11 +5,12 @@ import { authViewMode } from '../../../machines/auth.machine';
 import type { AuthRef } from './auth-ref';
 import { LoginForm } from './login-form';
 import { NewPasswordForm } from './new-password-form';
+import { RecoveryCodesOffer } from './recovery-codes-offer-lazy';
 import { TotpCodeForm } from './totp-code-form';
 import { TotpSetupForm } from './totp-setup-form';
 
 /**
- * /login (monitoring-client 2.2): the LOGIN, NEW_PASSWORD, TOTP, TOTP_SETUP and LOADING modes of the auth machine.
+ * /login (monitoring-client 2.2): the LOGIN, NEW_PASSWORD, TOTP, TOTP_SETUP, RECOVERY_CODES and LOADING modes of the auth machine.
  * With ?email=&code= in the address (an invitation link) it logs in at once.
  */
 export function LoginPage({ auth }: { auth: AuthRef }) {
@@ -67,6 +68,7 @@ export function LoginPage({ auth }: { auth: AuthRef }) {
       />
     );
   }
+  if (mode === 'RECOVERY_CODES') return <RecoveryCodesOffer onContinue={() => auth.send({ type: 'CONTINUE' })} />;
   return (
     <LoginForm
       busy={mode === 'LOADING'}

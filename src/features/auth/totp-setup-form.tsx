@@ -1,6 +1,7 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { Button, Code, Image, Stack, Text, TextInput } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { Code, Image, Text } from '@mantine/core';
 import { groupSecret } from '../../domain/totp-key';
+import { AuthCodeInput } from './auth-code-input';
 import { BackToLoginButton, FormCard } from './form-card';
 
 /**
@@ -23,7 +24,6 @@ export function TotpSetupForm({
   onSubmit: (code: string) => void;
   onCancel: () => void;
 }) {
-  const [code, setCode] = useState('');
   const [qr, setQr] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
@@ -36,38 +36,18 @@ export function TotpSetupForm({
       live = false;
     };
   }, [uri]);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    onSubmit(code);
-  };
   return (
     <FormCard
       title="Set up two-factor authentication"
       subtitle="Your account must use two-factor authentication. Scan this QR code with an authenticator app (such as Google Authenticator, Microsoft Authenticator or 1Password), or type the key into it, then enter the 6-digit code it shows."
       error={error}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {qr && <Image src={qr} alt="QR code for your authenticator app" w={200} h={200} />}
-          <Text size="sm">
-            Key: <Code data-testid="totp-setup-secret">{groupSecret(secret)}</Code>
-          </Text>
-          <TextInput
-            label="Authentication code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            placeholder="123456"
-            maxLength={8}
-            value={code}
-            onChange={(e) => setCode(e.currentTarget.value)}
-            disabled={busy}
-            autoFocus
-          />
-          <Button type="submit" size="md" fullWidth loading={busy}>
-            Verify
-          </Button>
-        </Stack>
-      </form>
+      <AuthCodeInput busy={busy} maxLength={8} onSubmit={onSubmit}>
+        {qr && <Image src={qr} alt="QR code for your authenticator app" w={200} h={200} />}
+        <Text size="sm">
+          Key: <Code data-testid="totp-setup-secret">{groupSecret(secret)}</Code>
+        </Text>
+      </AuthCodeInput>
       <BackToLoginButton onCancel={onCancel} />
     </FormCard>
   );

@@ -9,6 +9,7 @@ import type { TimeRange } from '../../domain/date-presets';
 import type { Guide } from './chart-scales';
 import { CURSOR_KEYS, pointText, summaryText, timeText, valueText } from './chart-reading';
 import { UplotChart } from './uplot-chart';
+import type { ForecastLine } from './forecast-line';
 import classes from './chart.module.css';
 
 export type ChartStatus = 'loading' | 'drawing' | 'ready' | 'empty' | 'failed';
@@ -36,6 +37,8 @@ export interface ChartBodyProps {
   onExportClick(): void;
   canExport: boolean;
   send(e: ChartEvent): void;
+  /** A tank's forecast, drawn dashed after the latest point (issue 38). */
+  forecast?: ForecastLine | null;
 }
 
 const count = new Intl.NumberFormat('en-NZ');
@@ -150,6 +153,7 @@ export function ChartBody(props: ChartBodyProps) {
           onResetZoom={onResetZoom}
           onPlotWidth={onPlotWidth}
           breakGapsOverMs={held ? HELD_GAP_MS : null}
+          forecast={held ? null : (props.forecast ?? null)}
         />
         {held && (
           // the range so far is drawn: the progress stays in view above it, leaving the plot readable

@@ -1,10 +1,11 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useSearchParams } from 'react-router-dom';
 import { Paper, Stack } from '@mantine/core';
 import type { ChartContext, ExportFormat } from '../../../machines/chart.machine';
 import type { Organisation } from '../../contract/organisation.schema';
 import type { Sensor } from '../../contract/sensor.schema';
+import { holdFirstDraw } from '../../shared/first-draw';
 import { subscribeLive } from '../../shared/live';
 import { chartWorker } from './chart-worker';
 import { downloadCsv, provideChart } from './chart-edges';
@@ -14,6 +15,8 @@ import { ChartBody, ChartProgress } from './chart-body';
 import { ExportModal } from './export-modal';
 import { viewerTimeZone } from './chart-reading';
 import { UsagePane } from './usage-pane';
+import { forecastLine } from './forecast-line';
+import type { UsageResult } from '../../../workers/data-api';
 
 export interface ChartPaneProps {
   sensor: Sensor;
@@ -68,6 +71,10 @@ function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
             ? 'empty'
             : 'ready',
   );
+  // until its first data is drawn (or found missing) the chart holds the organisation's live connection back (first-draw.ts)
+  const [drawn, setDrawn] = useState(false);
+  if (!drawn && (status === 'ready' || status === 'empty' || status === 'failed')) setDrawn(true);
+  useEffect(() => (drawn ? undefined : holdFirstDraw()), [drawn]);
   const exportIdle = useSelector(actor, (s) => s.matches({ export: 'idle' }));
   const display = useSelector(actor, (s) => (s.matches({ reading: { display: 'table' } }) ? 'table' : 'chart'));
   const zone = useSelector(actor, (s) => (s.matches({ reading: { zone: 'viewer' } }) ? 'viewer' : 'organisation'));
@@ -76,6 +83,14 @@ function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
   const [exportOpen, setExportOpen] = useState(false);
 
   const unit = org.measurementUnit;
+  // the usage pane's analysis, whose forecast the chart continues its line with (issue 38)
+  const [usage, setUsage] = useState<UsageResult | null>(null);
+  const forecast = useMemo(() => {
+    const v = c.view;
+    const n = v?.time.length ?? 0;
+    const last = v && n ? { time: v.time[n - 1]!, value: v.value[n - 1]! } : null;
+    return c.viewMode === 'live' ? null : forecastLine(usage, c.dataMode, unit, c.shown, last);
+  }, [usage, c.dataMode, c.viewMode, unit, c.shown, c.view]);
   const guides = useMemo(() => guidesOf(c.dataMode, unit, sensor), [c.dataMode, unit, sensor]);
   const offset = c.clockOffset;
   const now = useCallback(() => Date.now() + offset, [offset]);
@@ -129,12 +144,13 @@ function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
             canExport={exportIdle && status === 'ready'}
             onExportClick={openExport}
             send={actor.send}
+            forecast={forecast}
           />
         </Stack>
         <ExportModal opened={exportOpen} timeZone={org.locale.timezone} range={exportRange} onClose={closeExport} onExport={exportAs} />
       </Paper>
       {/* usage beyond the spec (issue 38), for sensors with a volume or flow conversion */}
-      <UsagePane sensor={sensor} org={org} range={c.range} ready={status === 'ready' || status === 'empty'} />
+      <UsagePane sensor={sensor} org={org} range={c.range} ready={status === 'ready' || status === 'empty'} onUsage={setUsage} />
     </Stack>
   );
 }

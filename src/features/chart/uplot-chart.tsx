@@ -5,7 +5,8 @@ import type { ViewResult } from '../../../workers/data-api';
 import type { TimeRange } from '../../domain/date-presets';
 import { yRange, type Guide } from './chart-scales';
 import { baseOptions } from './uplot-options';
-import { drawGuides, makeTooltip, TOOLTIP_HIDE_MS } from './uplot-plugins';
+import { drawForecast, drawGuides, FORECAST_DASH, makeTooltip, TOOLTIP_HIDE_MS } from './uplot-plugins';
+import type { ForecastLine } from './forecast-line';
 
 export interface UplotChartProps {
   height: number;
@@ -29,6 +30,8 @@ export interface UplotChartProps {
   cursorIndex?: number | null;
   /** Points further apart than this (ms) are left unjoined: set while a range is still arriving. */
   breakGapsOverMs?: number | null;
+  /** A tank's forecast after the latest point: the x axis reaches past the window to show it (issue 38). */
+  forecast?: ForecastLine | null;
 }
 
 /** One frame at 60 Hz (ms). */
@@ -59,7 +62,10 @@ export const UplotChart = memo(function UplotChart(props: UplotChartProps) {
       width: Math.max(200, el.clientWidth),
       height: p.height,
       color: p.color,
-      xRange: () => (live.current.xWindow ? [live.current.xWindow.start / 1000, live.current.xWindow.end / 1000] : null),
+      xRange: () => {
+        const { xWindow: w, forecast } = live.current;
+        return w ? [w.start / 1000, forecast ? Math.max(forecast.xMax, w.end / 1000) : w.end / 1000] : null;
+      },
       yRange: (min, max) => yRange(live.current.data?.min ?? min, live.current.data?.max ?? max, live.current.yZoom, live.current.guides, live.current.limitsInRange),
       timeZone: () => live.current.timeZone,
       decimals: () => live.current.decimals,
@@ -77,6 +83,8 @@ export const UplotChart = memo(function UplotChart(props: UplotChartProps) {
         draw: [
           (u) => {
             drawGuides(u, live.current.guides);
+            const { forecast } = live.current;
+            if (forecast) drawForecast(u, forecast, dark);
             // what was drawn, for people reading the DOM (tests, benchmarks): no layout, no React
             const d = el.dataset;
             d.points = String(u.data[0].length);
@@ -84,6 +92,8 @@ export const UplotChart = memo(function UplotChart(props: UplotChartProps) {
             d.xMax = String(live.current.xWindow?.end ?? '');
             d.yMin = String(u.scales.y.min);
             d.yMax = String(u.scales.y.max);
+            // the forecast as drawn: its ends (epoch s, chart unit) and its dash, never part of the data
+            d.forecast = forecast ? JSON.stringify({ x0: forecast.x0, y0: forecast.y0, x1: forecast.x1, y1: forecast.y1, early: forecast.early, late: forecast.late, dash: FORECAST_DASH, xMax: u.scales.x.max }) : '';
             d.drawn = String(performance.now());
           },
         ],
@@ -93,7 +103,10 @@ export const UplotChart = memo(function UplotChart(props: UplotChartProps) {
             const { left, width } = u.select;
             if (width < 3) return;
             u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
-            live.current.onZoom({ start: u.posToVal(left, 'x') * 1000, end: u.posToVal(left + width, 'x') * 1000 });
+            // a drag over the forecast zooms up to the data's end, not into the future
+            const end = Math.min(u.posToVal(left + width, 'x') * 1000, live.current.forecast && live.current.xWindow ? live.current.xWindow.end : Infinity);
+            const start = u.posToVal(left, 'x') * 1000;
+            if (end > start) live.current.onZoom({ start, end });
           },
         ],
       },
@@ -136,7 +149,7 @@ export const UplotChart = memo(function UplotChart(props: UplotChartProps) {
   // at most one setData per frame, whatever arrived in between: the first change after a quiet
   // frame draws at once (a range already held is drawn without waiting for the next frame), a
   // change within a frame of a draw waits for the next frame
-  const { data, xWindow, yZoom, guides, height } = props;
+  const { data, xWindow, yZoom, guides, height, forecast } = props;
   const drawnAt = useRef(-Infinity);
   useEffect(() => {
     cancelAnimationFrame(frame.current);
@@ -149,7 +162,7 @@ export const UplotChart = memo(function UplotChart(props: UplotChartProps) {
     };
     if (performance.now() - drawnAt.current > FRAME_MS) draw();
     else frame.current = requestAnimationFrame(draw);
-  }, [data, xWindow, yZoom, guides, height]);
+  }, [data, xWindow, yZoom, guides, height, forecast]);
 
   return <div ref={host} data-testid="chart-plot" data-tooltip-hide-ms={TOOLTIP_HIDE_MS} style={{ width: '100%', minHeight: height }} />;
 });

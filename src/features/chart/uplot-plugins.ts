@@ -1,3 +1,4 @@
+import type { ForecastLine } from './forecast-line';
 import type uPlot from 'uplot';
 import { DateTime } from 'luxon';
 import type { Guide } from './chart-scales';
@@ -53,6 +54,52 @@ export function drawGuides(u: uPlot, guides: readonly Guide[]) {
     ctx.textBaseline = above ? 'bottom' : 'top';
     ctx.fillText(g.label, left + width - 4 * dpr, above ? y - 2 * dpr : y + 3 * dpr);
   }
+  ctx.restore();
+}
+
+/** The dash of the forecast line: unlike the data's solid line and the guides' 4-on-4 dash. */
+export const FORECAST_DASH = [8, 5];
+
+/**
+ * A tank's forecast (issue 38) after the latest point: its band (the early and late crossings of
+ * the target) shaded, the line at the rolling rate dashed, and its label at the end, in a grey that
+ * is not the data's colour.
+ */
+export function drawForecast(u: uPlot, f: ForecastLine, dark: boolean) {
+  const { ctx } = u;
+  const { left, top, width, height } = u.bbox;
+  const dpr = uPlotPxRatio();
+  const x = (t: number) => u.valToPos(t, 'x', true);
+  const y = (v: number) => u.valToPos(v, 'y', true);
+  const ink = dark ? '#adb5bd' : '#495057';
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(left, top, width, height);
+  ctx.clip();
+  ctx.fillStyle = dark ? 'rgba(173, 181, 189, 0.16)' : 'rgba(73, 80, 87, 0.12)';
+  ctx.beginPath();
+  ctx.moveTo(x(f.x0), y(f.y0));
+  ctx.lineTo(x(f.early), y(f.y1));
+  ctx.lineTo(x(f.late), y(f.y1));
+  ctx.closePath();
+  ctx.fill();
+  ctx.strokeStyle = ink;
+  ctx.lineWidth = 1.5 * dpr;
+  ctx.setLineDash(FORECAST_DASH.map((d) => d * dpr));
+  ctx.beginPath();
+  ctx.moveTo(x(f.x0), y(f.y0));
+  ctx.lineTo(x(f.x1), y(f.y1));
+  ctx.stroke();
+  // the label above the line where it leaves the plot (or at its end), right-aligned, inside the plot
+  const right = left + width;
+  const [ax, ay, bx, by] = [x(f.x0), y(f.y0), x(f.x1), y(f.y1)];
+  const ex = Math.min(bx, right);
+  const ey = bx > ax ? ay + ((by - ay) * (ex - ax)) / (bx - ax) : by;
+  ctx.fillStyle = ink;
+  ctx.font = `${11 * dpr}px system-ui, sans-serif`;
+  ctx.textBaseline = 'bottom';
+  ctx.textAlign = 'right';
+  ctx.fillText(f.label, ex - 4 * dpr, Math.max(top + 14 * dpr, ey - 6 * dpr));
   ctx.restore();
 }
 

@@ -15,6 +15,8 @@ interface UsagePaneProps {
   range: { start: number; end: number };
   /** Computed once the chart's own load has settled, so the two do not fetch the same chunks. */
   ready: boolean;
+  /** Each analysis as it lands (the chart draws its forecast); null when it failed. */
+  onUsage?(usage: UsageResult | null): void;
 }
 
 function Figure({ label, value, hint, testId }: { label: string; value: string; hint?: string | null; testId?: string }) {
@@ -39,8 +41,10 @@ function Figure({ label, value, hint, testId }: { label: string; value: string; 
  * Usage beyond the spec (issue 38): a tank's daily use, fills and days until empty, or a weir's
  * or flume's totals, computed by the core in the data worker; every member sees it.
  */
-export function UsagePane({ sensor, org, range, ready }: UsagePaneProps) {
+export function UsagePane({ sensor, org, range, ready, onUsage }: UsagePaneProps) {
   const [usage, setUsage] = useState<UsageResult | null>(null);
+  /** The start of the range the analysis shown is for (data-start: tests and benchmark 6 wait for a range's analysis). */
+  const [shownStart, setShownStart] = useState<number | null>(null);
   const [failed, setFailed] = useState(false);
   const tz = org.locale.timezone;
   const conversion = sensor.conversionConfigs[0];
@@ -75,13 +79,19 @@ export function UsagePane({ sensor, org, range, ready }: UsagePaneProps) {
       .then((u) => {
         if (!live) return;
         setUsage(u);
+        setShownStart(req.startTime);
         setFailed(false);
+        onUsage?.(u);
       })
-      .catch(() => live && setFailed(true));
+      .catch(() => {
+        if (!live) return;
+        setFailed(true);
+        onUsage?.(null);
+      });
     return () => {
       live = false;
     };
-  }, [ready, conversion, req]);
+  }, [ready, conversion, req, onUsage]);
   const exportButton = (
     <Button size="xs" variant="subtle" leftSection={<IconDownload size={14} />} loading={exporting} onClick={exportCsv} data-testid="usage-export">
       Export usage
@@ -100,7 +110,7 @@ export function UsagePane({ sensor, org, range, ready }: UsagePaneProps) {
 
   if (usage.kind === 'flow') {
     return (
-      <Paper withBorder radius="md" p="md" data-testid="usage-pane" data-kind="flow">
+      <Paper withBorder radius="md" p="md" data-testid="usage-pane" data-kind="flow" data-start={shownStart ?? undefined}>
         <Group justify="space-between" mb="sm">
           <Text size="xs" tt="uppercase" fw={700} c="dimmed" lts={0.5}>
             Flow totals
@@ -125,7 +135,7 @@ export function UsagePane({ sensor, org, range, ready }: UsagePaneProps) {
   const mainText = main && main.days !== null && main.at !== null ? `${aboutDays(main.days)} (${shortDate(main.at, tz)})` : 'Not enough history';
   const band = main ? bandDays(main.early, main.late) : null;
   return (
-    <Paper withBorder radius="md" p="md" data-testid="usage-pane" data-kind="volume">
+    <Paper withBorder radius="md" p="md" data-testid="usage-pane" data-kind="volume" data-start={shownStart ?? undefined}>
       <Group justify="space-between" mb="sm">
         <Text size="xs" tt="uppercase" fw={700} c="dimmed" lts={0.5}>
           Usage

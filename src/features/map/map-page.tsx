@@ -6,7 +6,7 @@ import { needsZoomIn } from '../../domain/map-view';
 import type { SensorSummary } from '../../domain/sensor-summary';
 import type { TimeDisplay } from '../../domain/time-format';
 import { FleetMap } from '../../shared/lazy-maps';
-import type { MapPoint } from '../../shared/sensor-layers';
+import type { FleetMapOverview } from '../../../workers/fleet-map';
 import type { ClientConfig } from '../../shared/session';
 import type { FleetHandle } from '../../shared/use-fleet';
 import { MapSensorList } from './map-sensor-list';
@@ -20,14 +20,15 @@ const MAP_TYPES: { value: MapType; label: string }[] = [
   { value: 'satellite', label: 'Satellite' },
   { value: 'terrain', label: 'Terrain' },
 ];
-const NO_POINTS: MapPoint[] = [];
 export const ZOOM_IN_BANNER = 'Zoom in to project level to see each sensor on its own.';
 
 interface MapPageProps {
   /** The organisation's sensors, held by the data worker (the list beside the map reads its rows). */
   fleet: FleetHandle;
-  /** Every sensor with a position (undefined while they are read). */
-  points: MapPoint[] | undefined;
+  /** How many sensors have a position and the view that fits them (undefined while they are read). */
+  overview: FleetMapOverview | undefined;
+  /** Changes when the mapped sensors' statuses do. */
+  revision: number;
   /** The selected sensor's summary, when found. */
   selected?: SensorSummary;
   org: Pick<Organisation, 'measurementUnit' | 'locale'>;
@@ -40,6 +41,9 @@ interface MapPageProps {
   dashboardHref(serial: string): string;
 }
 
+// the fleet's map calls are stable for the life of the tab
+const mapSource = (fleet: FleetHandle) => ({ items: fleet.mapItems, expansionZoom: fleet.mapExpansion });
+
 function useNow(everyMs: number) {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
@@ -50,13 +54,12 @@ function useNow(everyMs: number) {
 }
 
 /** /org/:orgSlug/map/:serial? (monitoring-client 2.8): the sensors on a map and in a list, one selection for both. */
-export function MapPage({ fleet, points: read, selected, org, styles, timeDisplay, mobile, selectedSerial, onSelect, dashboardHref }: MapPageProps) {
+export function MapPage({ fleet, overview, revision, selected, org, styles, timeDisplay, mobile, selectedSerial, onSelect, dashboardHref }: MapPageProps) {
   const [type, setType] = useState<MapType>('roadmap');
   const [zoom, setZoom] = useState(14);
   const [bannerClosed, setBannerClosed] = useState(false);
   const [cardOpen, setCardOpen] = useState(true);
   const now = useNow(30_000);
-  const points = read ?? NO_POINTS;
   useEffect(() => setCardOpen(true), [selectedSerial]);
   const select = (serial: string) => {
     setCardOpen(true);
@@ -66,13 +69,22 @@ export function MapPage({ fleet, points: read, selected, org, styles, timeDispla
   const types = MAP_TYPES.filter((t) => styles[t.value]);
   const map = (
     <Box pos="relative" h="100%" style={{ flex: 1, minWidth: 0 }}>
-      <FleetMap points={points} styleUrl={styles[type] ?? styles.roadmap} selectedSerial={selectedSerial} onSelect={select} onZoom={setZoom} />
+      <FleetMap
+        source={mapSource(fleet)}
+        overview={overview}
+        revision={revision}
+        styleUrl={styles[type] ?? styles.roadmap}
+        selectedSerial={selectedSerial}
+        selected={selected}
+        onSelect={select}
+        onZoom={setZoom}
+      />
       {types.length > 1 && (
         <Paper pos="absolute" top={10} left={10} shadow="sm" p={4} radius="md">
           <SegmentedControl size="xs" aria-label="Map type" value={type} onChange={(v) => setType(v as MapType)} data={types} />
         </Paper>
       )}
-      {needsZoomIn(zoom) && !bannerClosed && points.length > 0 && (
+      {needsZoomIn(zoom) && !bannerClosed && (overview?.count ?? 0) > 0 && (
         <Alert
           pos="absolute"
           top={56}

@@ -135,8 +135,15 @@ export function NotificationsPage() {
     }
   }, [unknownKey, org.id]);
 
+  // two choices made before the page renders the first (a busy page) must not undo each other:
+  // each change builds on the last one asked for, not on the filters of the last render
+  const asked = useRef<NotificationFilters | null>(null);
+  useEffect(() => {
+    asked.current = null;
+  }, [filterKey]);
   const setFilter = (change: Partial<NotificationFilters>) => {
-    const next = { ...filters, ...change };
+    const next = { ...(asked.current ?? filters), ...change };
+    asked.current = next;
     const q = new URLSearchParams(params);
     for (const k of ['type', 'state', 'sensor'] as const) q.delete(k);
     for (const [k, v] of filtersToQuery(next)) q.set(k, v);

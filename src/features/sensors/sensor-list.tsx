@@ -1,6 +1,6 @@
 import { memo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Box, CloseButton, Group, ScrollArea, Stack, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
+import { Box, Center, CloseButton, Group, Loader, ScrollArea, Stack, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
 import type { MeasurementUnit } from '../../domain/sensor-format';
@@ -121,6 +121,11 @@ export function SensorList({ fleet, selectedSerial, sensorsUrl, unit }: SensorLi
             );
           })}
         </Box>
+        {fleet.state.status === 'loading' && (
+          <Center py="xl">
+            <Loader size="sm" aria-label="Loading sensors" />
+          </Center>
+        )}
         {ready && count === 0 && (
           <Text c="dimmed" size="sm" ta="center" py="xl">
             No sensors match “{debounced.trim()}”.

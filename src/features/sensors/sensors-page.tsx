@@ -34,7 +34,7 @@ export function SensorsPage({ org, fleet, sensorsUrl, selectedSerial, canAdd, on
   const mobile = useIsMobile();
   const [adding, setAdding] = useState(false);
   const showList = !mobile || !detail;
-  const total = fleet.state.status === 'ready' ? fleet.state.total : 0;
+  const total = fleet.state.status === 'ready' ? fleet.state.total : undefined;
   // the CSV of the whole fleet is built in the data worker
   const downloadCsv = async () => download(sensorsCsvName(org.name, Date.now(), org.locale.timezone), await fleet.csv());
 
@@ -46,8 +46,9 @@ export function SensorsPage({ org, fleet, sensorsUrl, selectedSerial, canAdd, on
           <Title order={detail ? 2 : 1} size="h4">
             Sensors
           </Title>
+          {/* a dashboard opened by link draws before the list has come */}
           <Text size="xs" c="dimmed">
-            {total.toLocaleString('en-NZ')} {total === 1 ? 'sensor' : 'sensors'}
+            {total === undefined ? '\u00a0' : `${total.toLocaleString('en-NZ')} ${total === 1 ? 'sensor' : 'sensors'}`}
           </Text>
         </Box>
         <Group gap={6} wrap="nowrap">

@@ -28,5 +28,11 @@ describe('setup sections shown', () => {
     expect(shown({ ...site, production: false })).toContain('radar');
     expect(shown({ ...site, production: true })).toEqual(['tank', 'display', 'update-rate', 'alarms', 'location', 'remote', 'integration']);
   });
+  it('the forecast alarm (beyond the spec) for a sensor with a tank volume conversion only', () => {
+    const tank = { ...sensor('T35'), conversionConfigs: [{ type: 'VOLUME_CYLINDER', diameter: 2 }] } as Sensor;
+    const weir = { ...sensor('LS1'), conversionConfigs: [{ type: 'WEIR_FLOW_VN', width: 1, flowCoefficient: 1.38, n: 2.5 }] } as Sensor;
+    expect(shown({ sensor: tank, isManager: true, isSiteAdmin: false, hasFuelInstall: false, production: false })).toEqual(['tank', 'display', 'update-rate', 'alarms', 'forecast', 'location', 'remote', 'integration']);
+    expect(shown({ sensor: weir, isManager: true, isSiteAdmin: false, hasFuelInstall: false, production: false })).not.toContain('forecast');
+  });
   it('has one entry per id', () => expect(new Set(SETUP_SECTIONS.map((s) => s.id)).size).toBe(SETUP_SECTIONS.length));
 });

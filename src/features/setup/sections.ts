@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import { isTankFamily } from '../../domain/tank-form';
 import { moduleOf } from '../../domain/sensor-types';
+import { hasVolumeConversion } from '../../domain/forecast-alarm';
 import type { SetupSection } from './section-types';
 
 /**
@@ -14,6 +15,8 @@ export const SETUP_SECTIONS: SetupSection[] = [
   { id: 'display', title: 'Display Settings', component: lazy(() => import('./display-section')), visible: () => true },
   { id: 'update-rate', title: 'Update Rate', component: lazy(() => import('./update-rate/update-rate-section')), visible: () => true },
   { id: 'alarms', title: 'Alarm Settings', component: lazy(() => import('./alarms-section')), visible: () => true },
+  // beyond the spec: the forecast alarm of a tank with a volume conversion (src/domain/forecast-alarm.ts)
+  { id: 'forecast', title: 'Forecast Alarm', component: lazy(() => import('./forecast-section')), visible: ({ sensor }) => hasVolumeConversion(sensor) },
   { id: 'location', title: 'Location', component: lazy(() => import('./location-section')), visible: () => true },
   { id: 'remote', title: 'Remote Tasks', component: lazy(() => import('./remote-section')), visible: () => true },
   { id: 'radar', title: 'Radar Config', component: lazy(() => import('./radar/radar-section')), visible: ({ sensor, isSiteAdmin, production }) => isSiteAdmin && !production && moduleOf(sensor.sensorType) === 'radar' },

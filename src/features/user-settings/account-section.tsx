@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Group, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconMailForward } from '@tabler/icons-react';
 import { updateUserAttribute } from 'aws-amplify/auth';
@@ -12,7 +12,7 @@ import { ApiError, api, regionQuery } from '../../shared/api';
 import { useSession } from '../../shared/session';
 import type { UserSettingsProps } from './user-settings-page';
 import { TwoFactorSettings } from './two-factor-settings';
-import { reauthenticate } from './reauthenticate';
+import { PasswordConfirmForm } from '../../shared/password-confirm-form';
 
 const notice = (color: 'teal' | 'red' | 'blue', message: string) => notifications.show({ color, message, autoClose: 4000 });
 
@@ -100,11 +100,8 @@ export function AccountSection({ onUserChanged }: UserSettingsProps) {
  */
 function EmailChange({ email, pending, onUserChanged }: { email: string; pending: string | null; onUserChanged(): void }) {
   const [value, setValue] = useState('');
-  const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
-  const [passwordError, setPasswordError] = useState<string>();
   const [sentTo, setSentTo] = useState<string>();
-  const [sending, setSending] = useState(false);
   const [withdrawn, setWithdrawn] = useState(false);
   const [withdrawing, setWithdrawing] = useState(false);
   // just sent (before the refreshed user arrives), else what the server says is pending
@@ -125,60 +122,51 @@ function EmailChange({ email, pending, onUserChanged }: { email: string; pending
       setWithdrawing(false);
     }
   };
-  const submit = async () => {
-    const checked = checkEmail(value);
-    if (!checked.ok) return setError(checked.error.message);
-    if (checked.value === email.toLowerCase()) return setError('This is already your email address.');
+  const checked = checkEmail(value);
+  const precheck = () => {
+    if (!checked.ok) return (setError(checked.error.message), false);
+    if (checked.value === email.toLowerCase()) return (setError('This is already your email address.'), false);
     setError(undefined);
-    setPasswordError(undefined);
-    setSending(true);
+    return true;
+  };
+  // a new sign-in address needs the current password again: a stolen session alone cannot move the account
+  const change = async () => {
+    if (!checked.ok) return false;
     try {
-      // a new sign-in address needs the current password again: a stolen session alone cannot move the account
-      const problem = await reauthenticate(password);
-      if (problem) return setPasswordError(problem);
       await updateUserAttribute({ userAttribute: { attributeKey: 'email', value: checked.value } });
       setSentTo(checked.value);
       setWithdrawn(false);
       setValue('');
-      setPassword('');
       onUserChanged();
+      return true;
     } catch (err) {
       setError((err as Error).message || messageForError(err));
-    } finally {
-      setSending(false);
+      return false;
     }
   };
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
-    >
-      <Stack gap="sm" pt="lg" style={{ borderTop: '1px solid var(--tw-border)' }} data-testid="email-change">
-        <Text fw={600}>Email address</Text>
-        <Text size="sm">
-          You sign in with <b>{email}</b>.
-        </Text>
-        <Group gap="sm" align="flex-start" wrap="wrap">
-          <TextInput label="New email address" value={value} onChange={(e) => setValue(e.currentTarget.value)} error={error} type="email" autoComplete="email" maxLength={320} style={{ flex: 1, minWidth: 220 }} />
-          <PasswordInput label="Current password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={passwordError} autoComplete="current-password" maxLength={256} style={{ flex: 1, minWidth: 220 }} />
-          <Button type="submit" variant="default" loading={sending} mt={25}>
-            Change email
-          </Button>
-        </Group>
-        {shownPending && (
-          <Alert color="blue" icon={<IconMailForward size={18} />} role="status">
-            <Stack gap="xs" align="flex-start">
-              <span>{USER_SETTINGS_MESSAGES.emailChangeSent(shownPending)}</span>
-              <Button size="compact-sm" variant="default" loading={withdrawing} onClick={() => void withdraw()}>
-                Keep {email}
-              </Button>
-            </Stack>
-          </Alert>
-        )}
-      </Stack>
-    </form>
+    <Stack gap="sm" pt="lg" style={{ borderTop: '1px solid var(--tw-border)' }} data-testid="email-change">
+      <Text fw={600}>Email address</Text>
+      <Text size="sm">
+        You sign in with <b>{email}</b>.
+      </Text>
+      <PasswordConfirmForm
+        submitLabel="Change email"
+        submitVariant="default"
+        precheck={precheck}
+        onConfirmed={change}
+        fields={<TextInput label="New email address" value={value} onChange={(e) => setValue(e.currentTarget.value)} error={error} type="email" autoComplete="email" maxLength={320} style={{ flex: 1, minWidth: 220 }} />}
+      />
+      {shownPending && (
+        <Alert color="blue" icon={<IconMailForward size={18} />} role="status">
+          <Stack gap="xs" align="flex-start">
+            <span>{USER_SETTINGS_MESSAGES.emailChangeSent(shownPending)}</span>
+            <Button size="compact-sm" variant="default" loading={withdrawing} onClick={() => void withdraw()}>
+              Keep {email}
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+    </Stack>
   );
 }

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Code, Group, Image, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Group, Image, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconShieldCheck } from '@tabler/icons-react';
 import { fetchMFAPreference, setUpTOTP, updateMFAPreference, verifyTOTPSetup } from 'aws-amplify/auth';
 import QRCode from 'qrcode';
 import { messageForError } from '../../domain/messages';
 import { USER_SETTINGS_MESSAGES } from '../../domain/user-settings';
-import { reauthenticate } from './reauthenticate';
-import { RecoveryCodes } from './recovery-codes';
+import { PasswordConfirmForm } from '../../shared/password-confirm-form';
+import { RecoveryCodes } from '../../shared/recovery-codes';
 import { groupSecret } from '../../domain/totp-key';
 
 const ISSUER = 'Tidewatch';
@@ -25,7 +25,6 @@ export function TwoFactorSettings({ email }: { email: string }) {
   const [setup, setSetup] = useState<Setup | null>(null);
   const [turningOff, setTurningOff] = useState(false);
   const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
@@ -77,20 +76,13 @@ export function TwoFactorSettings({ email }: { email: string }) {
       }
     });
 
-  const turnOff = () =>
-    run(async () => {
-      const problem = await reauthenticate(password);
-      if (problem) return setError(problem);
-      try {
-        await updateMFAPreference({ totp: 'DISABLED' });
-        setTurningOff(false);
-        setPassword('');
-        setEnabled(false);
-        notifications.show({ color: 'teal', message: USER_SETTINGS_MESSAGES.mfaTurnedOff, autoClose: 4000 });
-      } catch (err) {
-        setError(messageForError(err));
-      }
-    });
+  const turnOff = async () => {
+    await updateMFAPreference({ totp: 'DISABLED' });
+    setTurningOff(false);
+    setEnabled(false);
+    notifications.show({ color: 'teal', message: USER_SETTINGS_MESSAGES.mfaTurnedOff, autoClose: 4000 });
+    return true;
+  };
 
   return (
     <Stack gap="sm" pt="lg" style={{ borderTop: '1px solid var(--tw-border)' }} data-testid="two-factor">
@@ -106,25 +98,13 @@ export function TwoFactorSettings({ email }: { email: string }) {
           </Alert>
           <RecoveryCodes />
           {turningOff ? (
-            <form
-              noValidate
-              onSubmit={(e) => {
-                e.preventDefault();
-                void turnOff();
-              }}
-            >
-              <Stack gap="sm">
-                <PasswordInput label="Current password" description="Confirm it is you before the second step is removed." autoComplete="current-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={error} maxLength={256} />
-                <Group gap="sm">
-                  <Button type="submit" color="red" loading={busy}>
-                    Turn off two-factor authentication
-                  </Button>
-                  <Button variant="default" onClick={() => (setTurningOff(false), setPassword(''), setError(undefined))} disabled={busy}>
-                    Cancel
-                  </Button>
-                </Group>
-              </Stack>
-            </form>
+            <PasswordConfirmForm
+              submitLabel="Turn off two-factor authentication"
+              submitColor="red"
+              description="Confirm it is you before the second step is removed."
+              onConfirmed={turnOff}
+              onCancel={() => setTurningOff(false)}
+            />
           ) : (
             <Group>
               <Button variant="default" onClick={() => setTurningOff(true)}>

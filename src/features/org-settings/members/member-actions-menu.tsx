@@ -14,7 +14,7 @@ export function MemberActionsMenu({ who, actions, busy, onAction }: { who: strin
       </Menu.Target>
       <Menu.Dropdown>
         {actions.map((a) => (
-          <Menu.Item key={a} color={a === 'remove' || a === 'cancelInvite' ? 'red' : undefined} onClick={() => onAction(a)}>
+          <Menu.Item key={a} color={a === 'remove' || a === 'cancelInvite' || a === 'resetMfa' ? 'red' : undefined} onClick={() => onAction(a)}>
             {MEMBER_ACTION_LABELS[a]}
           </Menu.Item>
         ))}

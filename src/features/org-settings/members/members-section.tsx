@@ -7,10 +7,11 @@ import { IconAlertCircle, IconUserPlus } from '@tabler/icons-react';
 import { inviteFormMachine } from '../../../../machines/invite-form.machine';
 import { confirmText, memberActionsMachine, type ActionRequest } from '../../../../machines/member-actions.machine';
 import { inviteResponseSchema } from '../../../contract/invitation.schema';
-import { memberListSchema, type Member } from '../../../contract/member.schema';
+import { memberListSchema, memberMfaResetResponseSchema, type Member } from '../../../contract/member.schema';
 import { userLookupResponseSchema } from '../../../contract/account.schema';
 import { ACTION_ROLE, invitationStatus, memberActions, relativeTime, ROLE_LABELS, unassignNotice, type Viewer } from '../../../domain/org-settings';
 import { api, regionQuery } from '../../../shared/api';
+import { PasswordConfirmForm } from '../../../shared/password-confirm-form';
 import type { SettingsSectionProps } from '../section-types';
 import { InviteModal } from './invite-modal';
 import { MemberActionsMenu } from './member-actions-menu';
@@ -24,17 +25,21 @@ const performFor = (orgId: string) =>
     const base = `/organisations/${orgId}`;
     if (action === 'resend') return api.post(`${base}/invite`, { email: member.email }, { query: { resend: 'true' } });
     if (action === 'cancelInvite') return api.delete(`${base}/invite/${encodeURIComponent(member.email)}`);
+    if (action === 'resetMfa') return api.post(`${base}/members/${member.cognitoIdentityId}/reset-mfa`, undefined, { schema: memberMfaResetResponseSchema });
     if (action === 'remove') return api.delete(`${base}/members/${member.cognitoIdentityId}`, { cognitoIdentityId: member.cognitoIdentityId }, { query: regionQuery() });
     return api.patch(`${base}/members/${member.cognitoIdentityId}`, { cognitoIdentityId: member.cognitoIdentityId, role: ACTION_ROLE[action] }, { query: regionQuery() });
   });
 
 /**
  * Members (organisation-and-routes 2.1, 4): 'Organisation Members', a table on wide screens and a
- * stacked list on narrow ones, 'Invite Member' and row actions for managers only.
+ * stacked list on narrow ones, 'Invite Member' and row actions for managers only; the owner and
+ * site admins also see who has two-factor authentication on and may reset it (issue 35), after
+ * their own current password (the server asks for it again, as for turning their own off).
  */
 export default function MembersSection({ org, user, isManager, mobile }: SettingsSectionProps) {
   const [load, setLoad] = useState<Load>({ status: 'loading' });
-  const viewer: Viewer = useMemo(() => ({ selfId: user.cognitoIdentityId, selfEmail: user.email, role: org.role, meterReading: org.features.meterReading }), [user, org]);
+  const viewer: Viewer = useMemo(() => ({ selfId: user.cognitoIdentityId, selfEmail: user.email, role: org.role, meterReading: org.features.meterReading, siteAdmin: user.isSiteAdmin }), [user, org]);
+  const withActions = isManager || user.isSiteAdmin;
 
   const [actions, sendAction] = useMachine(memberActionsMachine.provide({ actors: { perform: performFor(org.id) } }), { input: { viewer } });
   const [invite, sendInvite] = useMachine(
@@ -73,6 +78,7 @@ export default function MembersSection({ org, user, isManager, mobile }: Setting
   const removing = question && actions.context.action === 'remove' ? actions.context.member?.cognitoIdentityId ?? null : null;
   const tasks = useUnfinishedRouteTasks(removing ? org.id : null, removing);
   const tasksNote = removing && tasks.status !== 'loading' && tasks.status !== 'idle' ? unassignNotice(countOrNull(tasks), 'Their') : null;
+  const resettingMfa = !!question && actions.context.action === 'resetMfa';
 
   return (
     <Stack gap="md">
@@ -132,7 +138,7 @@ export default function MembersSection({ org, user, isManager, mobile }: Setting
                   <Table.Th>Mobile</Table.Th>
                   <Table.Th>Role</Table.Th>
                   <Table.Th>Status</Table.Th>
-                  {isManager && (
+                  {withActions && (
                     <Table.Th>
                       <VisuallyHidden>Actions</VisuallyHidden>
                     </Table.Th>
@@ -156,7 +162,7 @@ export default function MembersSection({ org, user, isManager, mobile }: Setting
                     <Table.Td>
                       <Status member={m} now={now} />
                     </Table.Td>
-                    {isManager && (
+                    {withActions && (
                       <Table.Td ta="right" w={56}>
                         <MemberActionsMenu who={m.name || m.email} actions={memberActions(m, viewer)} busy={busy} onAction={(a) => sendAction({ type: 'ACT', action: a, member: m })} />
                       </Table.Td>
@@ -176,14 +182,28 @@ export default function MembersSection({ org, user, isManager, mobile }: Setting
             </Text>
           )}
           {tasksNote && <Text data-testid="unassign-note">{tasksNote}</Text>}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => sendAction({ type: 'DISMISS' })}>
-              No
-            </Button>
-            <Button color="red" loading={!!removing && tasks.status === 'loading'} onClick={() => sendAction({ type: 'CONFIRM' })}>
-              Yes
-            </Button>
-          </Group>
+          {resettingMfa ? (
+            // the password proved for this sign-in first (POST /reauthenticate), then the reset
+            <PasswordConfirmForm
+              submitLabel="Reset two-factor authentication"
+              submitColor="red"
+              description="Confirm it is you before their second step is removed."
+              onConfirmed={async () => {
+                sendAction({ type: 'CONFIRM' });
+                return true;
+              }}
+              onCancel={() => sendAction({ type: 'DISMISS' })}
+            />
+          ) : (
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => sendAction({ type: 'DISMISS' })}>
+                No
+              </Button>
+              <Button color="red" loading={!!removing && tasks.status === 'loading'} onClick={() => sendAction({ type: 'CONFIRM' })}>
+                Yes
+              </Button>
+            </Group>
+          )}
         </Stack>
       </Modal>
       <InviteModal state={invite} send={sendInvite} meterReading={org.features.meterReading} fullScreen={mobile} />
@@ -194,9 +214,16 @@ export default function MembersSection({ org, user, isManager, mobile }: Setting
 function Status({ member, now }: { member: Member; now: number }) {
   if (member.status === 'Active')
     return (
-      <Badge variant="light" color="teal">
-        Active
-      </Badge>
+      <Group gap={6} wrap="nowrap">
+        <Badge variant="light" color="teal">
+          Active
+        </Badge>
+        {member.mfaEnabled && (
+          <Badge variant="outline" color="gray" title="Two-factor authentication is on">
+            2FA
+          </Badge>
+        )}
+      </Group>
     );
   const status = invitationStatus(member.lastInviteAt, now);
   if (status.expired)

@@ -1,6 +1,6 @@
-import { messageForError } from '../../domain/messages';
-import { USER_SETTINGS_MESSAGES } from '../../domain/user-settings';
-import { ApiError, api } from '../../shared/api';
+import { messageForError } from '../domain/messages';
+import { USER_SETTINGS_MESSAGES } from '../domain/user-settings';
+import { ApiError, api } from './api';
 
 /**
  * Proves the current password again for this sign-in (POST /api/reauthenticate, ASVS V7.5.1) before

@@ -1,22 +1,19 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Code, Group, PasswordInput, SimpleGrid, Stack, Text } from '@mantine/core';
-import { recoveryCodeCountSchema, recoveryCodesSchema } from '../../contract/account.schema';
-import { messageForError } from '../../domain/messages';
-import { api } from '../../shared/api';
-import { reauthenticate } from './reauthenticate';
+import { Alert, Button, Code, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { recoveryCodeCountSchema, recoveryCodesSchema } from '../contract/account.schema';
+import { api } from './api';
+import { PasswordConfirmForm } from './password-confirm-form';
 
 /**
- * Recovery codes for a lost authenticator, under Two-factor authentication when it is on: how many
- * are left, and new ones after the current password (the old stop working). The new codes are
+ * Recovery codes for a lost authenticator, under Two-factor authentication when it is on and in the
+ * sign-in right after an authenticator is set up there: how many are left, and new ones after the
+ * current password (the old stop working). The new codes are
  * shown this once; the server keeps only their hashes. Each works once at the sign-in's code step.
  */
 export function RecoveryCodes() {
   const [remaining, setRemaining] = useState<number | null>(null);
   const [asking, setAsking] = useState(false);
-  const [password, setPassword] = useState('');
   const [codes, setCodes] = useState<string[] | null>(null);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     let live = true;
@@ -30,20 +27,10 @@ export function RecoveryCodes() {
   }, [codes]);
 
   const make = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const problem = await reauthenticate(password);
-      if (problem) return setError(problem);
-      const made = await api.post('/mfa/recovery-codes', undefined, { schema: recoveryCodesSchema });
-      setCodes(made.codes);
-      setAsking(false);
-      setPassword('');
-    } catch (err) {
-      setError(messageForError(err));
-    } finally {
-      setBusy(false);
-    }
+    const made = await api.post('/mfa/recovery-codes', undefined, { schema: recoveryCodesSchema });
+    setCodes(made.codes);
+    setAsking(false);
+    return true;
   };
 
   if (codes)
@@ -71,25 +58,7 @@ export function RecoveryCodes() {
         {remaining === null ? '' : remaining === 0 ? 'You have no recovery codes. Make some, in case you lose your authenticator app.' : `${remaining} unused recovery code${remaining === 1 ? '' : 's'} left.`}
       </Text>
       {asking ? (
-        <form
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            void make();
-          }}
-        >
-          <Stack gap="sm">
-            <PasswordInput label="Current password" description="Confirm it is you before new recovery codes are made." autoComplete="current-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={error} maxLength={256} />
-            <Group gap="sm">
-              <Button type="submit" loading={busy}>
-                Make recovery codes
-              </Button>
-              <Button variant="default" onClick={() => (setAsking(false), setPassword(''), setError(undefined))} disabled={busy}>
-                Cancel
-              </Button>
-            </Group>
-          </Stack>
-        </form>
+        <PasswordConfirmForm submitLabel="Make recovery codes" description="Confirm it is you before new recovery codes are made." onConfirmed={make} onCancel={() => setAsking(false)} />
       ) : (
         <Group>
           <Button variant="default" onClick={() => setAsking(true)}>

@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { configureGateway } from './api';
+import { EARLY_READ_TTL_MS, dropEarlyReads, readEarly, sensorRecordPath, startEarlyReads } from './early-reads';
+
+const orgs = { organisations: [{ id: 'org-1', slug: 'riverbend-water' }] };
+const record = { sensor: { serial: 'AB12CD34' } };
+
+/** The gateway over a fake fetch that answers by path and logs what was asked. */
+function gateway() {
+  const asked: string[] = [];
+  vi.stubGlobal('fetch', async (url: URL) => {
+    asked.push(url.pathname);
+    if (url.pathname === '/api/organisations') return new Response(JSON.stringify(orgs));
+    if (url.pathname === '/api/organisations/org-1/sensors/AB12CD34') return new Response(JSON.stringify(record));
+    return new Response('{"code":"NOT_FOUND","message":"nope"}', { status: 404 });
+  });
+  configureGateway({ endpoint: '/api', getIdToken: async () => 'token' });
+  return asked;
+}
+
+const anyBody = z.object({}).passthrough();
+
+describe('early reads (issue 34: a linked dashboard reads its organisations and record beside the user)', () => {
+  afterEach(() => {
+    dropEarlyReads();
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  it("on a sensor's address, reads the organisations and then that sensor's record; each is taken once, then read anew", async () => {
+    const asked = gateway();
+    startEarlyReads('/org/riverbend-water/sensors/AB12CD34/setup');
+    await vi.waitFor(() => expect(asked).toEqual(['/api/organisations', '/api/organisations/org-1/sensors/AB12CD34']));
+    expect(await readEarly('/organisations', anyBody)).toEqual(orgs);
+    expect(await readEarly(sensorRecordPath('org-1', 'AB12CD34'), anyBody)).toEqual(record);
+    expect(asked).toHaveLength(2);
+    // taken: the next read is a new one
+    await readEarly('/organisations', anyBody);
+    expect(asked).toHaveLength(3);
+  });
+
+  it('reads only the organisations on any other address, and none for a slug the user is not in', async () => {
+    const asked = gateway();
+    startEarlyReads('/org/riverbend-water/map');
+    startEarlyReads('/org/elsewhere/sensors/AB12CD34');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(asked).toEqual(['/api/organisations', '/api/organisations']);
+  });
+
+  it('checks what it hands over with the taker\'s schema, hands a failure over as the read\'s, and forgets reads older than the limit or on sign-out', async () => {
+    const asked = gateway();
+    startEarlyReads('/org/riverbend-water/sensors/FFFF0000');
+    await expect(readEarly('/organisations', z.object({ organisations: z.array(z.object({ id: z.number() })) }))).rejects.toThrow();
+    await vi.waitFor(() => expect(asked).toContain('/api/organisations/org-1/sensors/FFFF0000'));
+    await expect(readEarly(sensorRecordPath('org-1', 'FFFF0000'), anyBody)).rejects.toMatchObject({ status: 404 });
+
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const organisationReads = () => asked.filter((p) => p === '/api/organisations').length;
+    startEarlyReads('/org/riverbend-water/sensors');
+    await vi.waitFor(() => expect(organisationReads()).toBe(2));
+    vi.setSystemTime(Date.now() + EARLY_READ_TTL_MS + 1);
+    await readEarly('/organisations', anyBody);
+    expect(organisationReads()).toBe(3);
+
+    startEarlyReads('/');
+    await vi.waitFor(() => expect(organisationReads()).toBe(4));
+    dropEarlyReads();
+    await readEarly('/organisations', anyBody);
+    expect(organisationReads()).toBe(5);
+  });
+});
