@@ -54,7 +54,8 @@ describe('the street map from a PMTiles archive (issue 34)', () => {
       if (r.url().endsWith('/map/streets.pmtiles')) ranges.push(r.status());
     });
     await page.goto(`${s.url}/org/riverbend-water/map/3C4D5E6F`);
-    await page.getByTestId('sensor-card').getByText('Kaituna River Weir').waitFor();
+    // the deep link selected the weir (its card may have come and gone on a slow runner)
+    await page.getByRole('list', { name: 'Sensors on the map' }).locator('[data-serial="3C4D5E6F"][aria-current="true"]').waitFor({ timeout: 30_000 });
     const map = page.getByTestId('fleet-map');
     await expect.poll(() => map.getAttribute('data-style')).toBe('Tidewatch streets');
     await page.locator('[data-testid="fleet-map"][data-idle="true"]').waitFor();

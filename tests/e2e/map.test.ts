@@ -93,6 +93,23 @@ describe('the map page (issue 15)', () => {
     }).observe(document, { childList: true, subtree: true });
   `;
   const cardShown = (page: Page) => page.evaluate('window.cardShown') as Promise<string[]>;
+  /** The card of this sensor was shown (CARD_LOG), however soon it hid again. */
+  const expectShown = (page: Page, name: string) =>
+    expect.poll(async () => (await cardShown(page)).some((x) => x.startsWith(`${name} details |`)), { timeout: 30_000 }).toBe(true);
+  /** The card shown (through the list if it has hidden) and held under the pointer, so a slow runner can read it. */
+  const holdCard = (page: Page, serial: string) =>
+    expect
+      .poll(
+        async () => {
+          if (!(await card(page).count())) await listItem(page, serial).click();
+          return card(page)
+            .hover({ timeout: 2_000 })
+            .then(() => true)
+            .catch(() => false);
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe(true);
   const listItem = (page: Page, serial: string) => page.getByRole('list', { name: 'Sensors on the map' }).locator(`[data-serial="${serial}"]`);
 
   it('shows every demo sensor in its status colour; choosing one in the list shows its card and puts its serial in the path', async () => {
@@ -116,9 +133,10 @@ describe('the map page (issue 15)', () => {
 
   it('a click on a sensor on the map selects it: card, path and ring', async () => {
     const page = await member();
+    await page.addInitScript(CARD_LOG);
     // Kaituna River Weir centred at zoom 14; Main Reservoir lies about 2.6 km east-south-east of it
     await page.goto(`${s.url}${MAP}/3C4D5E6F`);
-    await card(page).getByText('Kaituna River Weir').waitFor();
+    await expectShown(page, 'Kaituna River Weir');
     await expectCentre(page, COLOUR.OK);
     // one step out (zoom 13), then Web Mercator with 512 px tiles: where Main Reservoir sits relative to the middle
     await page.getByRole('button', { name: 'Zoom out' }).click();
@@ -141,7 +159,8 @@ describe('the map page (issue 15)', () => {
         { timeout: 30_000, interval: 3_000 },
       )
       .toBe(`${MAP}/1A2B3C4D`);
-    await card(page).getByText('Main Reservoir').waitFor();
+    await expectShown(page, 'Main Reservoir');
+    await holdCard(page, '1A2B3C4D');
     await expect(card(page).getByRole('link', { name: 'Open dashboard' }).getAttribute('href')).resolves.toBe('/org/riverbend-water/sensors/1A2B3C4D');
     await expectCentre(page, COLOUR.OK); // and the map centred it
     await page.close();
@@ -228,9 +247,10 @@ describe('the map page (issue 15)', () => {
 
   it('a live uplink changes the status colour without a reload', { timeout: 60_000 }, async () => {
     const page = await member();
+    await page.addInitScript(CARD_LOG);
     await page.goto(`${s.url}${MAP}/1A2B3C4D`);
-    await card(page).getByText('Main Reservoir').waitFor();
-    await card(page).hover(); // holds the card past its 5 s timeout while the uplinks arrive
+    await expectShown(page, 'Main Reservoir');
+    await holdCard(page, '1A2B3C4D'); // past its 5 s timeout while the uplinks arrive
     await expectCentre(page, COLOUR.OK);
     await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
     await page.waitForTimeout(1_500); // the organisation's live subscription settles
@@ -263,8 +283,9 @@ describe('the map page (issue 15)', () => {
 
   it('phone width: map over the list, the card over the map', async () => {
     const page = await member(390, 800);
+    await page.addInitScript(CARD_LOG);
     await page.goto(`${s.url}${MAP}/3C4D5E6F`);
-    await card(page).getByText('Kaituna River Weir').waitFor();
+    await expectShown(page, 'Kaituna River Weir');
     await listItem(page, '3C4D5E6F').waitFor();
     await expectCentre(page, COLOUR.OK);
     await page.screenshot({ path: '/tmp/map-e2e-phone.png' });
