@@ -2,7 +2,7 @@ import { DateTime, IANAZone } from 'luxon';
 import type { ConversionConfig } from '../src/contract/sensor.schema';
 import { conversionParams, isFlow, isVolume, type ConversionParams } from './conversion';
 import type { Core } from './core';
-import { refConvert } from './reference/convert';
+import { volumeAtLevel as volumeAt } from './tank-level';
 import { DAY_MS, type DayUse, type Fill } from './reference/usage';
 
 export type { DayUse, Fill, Forecast } from './reference/usage';
@@ -100,9 +100,6 @@ export function usageLoadStart(timeZone: string, startTime: number, endTime: num
   const month = DateTime.fromMillis(endTime, { zone: timeZone }).startOf('month').toMillis();
   return Math.min(startTime, endTime - (FORECAST_WINDOW_DAYS + 1) * DAY_MS, month);
 }
-
-/** Litres of water at a level of `levelMm` above the sensor's zero. */
-const volumeAt = (p: ConversionParams, levelMm: number) => refConvert(p, p.offsetMm - levelMm);
 
 /** The least noise deviation: the volume of 1 mm of level (a sensor reads millimetres), at 1 m or half the horizontal tank. */
 function noiseFloor(p: ConversionParams, c: ConversionConfig): number {

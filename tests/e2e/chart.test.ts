@@ -273,7 +273,7 @@ describe('the chart on the demo sensors (issue 5; monitoring-client 2.6, 4, 5, 9
     // the chart continues its line with the forecast: dashed, from the latest point to empty, the axis reaching past the range to show it
     const forecastDrawn = async () => {
       await page.waitForFunction(() => !!(document.querySelector('[data-testid=chart-plot]') as HTMLElement | null)?.dataset.forecast, null, { timeout: 30_000 });
-      return JSON.parse((await plot().getAttribute('data-forecast'))!) as { x0: number; y0: number; x1: number; y1: number; early: number; late: number; dash: number[]; xMax: number };
+      return JSON.parse((await plot().getAttribute('data-forecast'))!) as { x0: number; y0: number; x1: number; y1: number; early: number; late: number; dash: number[]; xMax: number; points: [number, number][] };
     };
     const volume = await forecastDrawn();
     const range = await drawn();
@@ -284,6 +284,10 @@ describe('the chart on the demo sensors (issue 5; monitoring-client 2.6, 4, 5, 9
     expect(volume.early).toBeLessThanOrEqual(volume.x1);
     expect(volume.late).toBeGreaterThanOrEqual(volume.x1);
     expect(volume.xMax * 1000).toBeGreaterThan(range.xMax);
+    expect(volume.points).toEqual([
+      [volume.x0, volume.y0],
+      [volume.x1, volume.y1],
+    ]); // the volume falls linearly: a straight line
     // in Water Level mode it ends at the empty level, in metres
     await page.getByRole('combobox', { name: 'Chart data' }).click();
     await page.getByRole('option', { name: 'Water Level' }).click();
@@ -293,6 +297,11 @@ describe('the chart on the demo sensors (issue 5; monitoring-client 2.6, 4, 5, 9
     const level = await forecastDrawn();
     expect(level.y0).toBeLessThan(3);
     expect(level.y1).toBeLessThan(level.y0);
+    // the horizontal cylinder's level as its volume falls linearly: a curve off the straight line between the ends
+    expect(level.points.length).toBeGreaterThan(32);
+    expect(level.points[0]).toEqual([level.x0, level.y0]);
+    const offChord = level.points.map(([x, y]) => Math.abs(y - (level.y0 + ((level.y1 - level.y0) * (x - level.x0)) / (level.x1 - level.x0))));
+    expect(Math.max(...offChord)).toBeGreaterThan(0.001);
     await pane().screenshot({ path: 'test-results/e2e/chart-forecast-level.png' });
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('usage-export').click()]);
     expect(download.suggestedFilename()).toMatch(new RegExp(`^Diesel_Depot_Tank_1_usage_${FUEL_TANK}_.*\\.csv$`));

@@ -89,8 +89,8 @@ function Chart({ sensor, org, height }: Required<ChartPaneProps>) {
     const v = c.view;
     const n = v?.time.length ?? 0;
     const last = v && n ? { time: v.time[n - 1]!, value: v.value[n - 1]! } : null;
-    return c.viewMode === 'live' ? null : forecastLine(usage, c.dataMode, unit, c.shown, last);
-  }, [usage, c.dataMode, c.viewMode, unit, c.shown, c.view]);
+    return c.viewMode === 'live' ? null : forecastLine(usage, c.dataMode, unit, c.shown, last, sensor);
+  }, [usage, c.dataMode, c.viewMode, unit, c.shown, c.view, sensor]);
   const guides = useMemo(() => guidesOf(c.dataMode, unit, sensor), [c.dataMode, unit, sensor]);
   const offset = c.clockOffset;
   const now = useCallback(() => Date.now() + offset, [offset]);

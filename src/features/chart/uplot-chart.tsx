@@ -92,8 +92,8 @@ export const UplotChart = memo(function UplotChart(props: UplotChartProps) {
             d.xMax = String(live.current.xWindow?.end ?? '');
             d.yMin = String(u.scales.y.min);
             d.yMax = String(u.scales.y.max);
-            // the forecast as drawn: its ends (epoch s, chart unit) and its dash, never part of the data
-            d.forecast = forecast ? JSON.stringify({ x0: forecast.x0, y0: forecast.y0, x1: forecast.x1, y1: forecast.y1, early: forecast.early, late: forecast.late, dash: FORECAST_DASH, xMax: u.scales.x.max }) : '';
+            // the forecast as drawn: its ends (epoch s, chart unit), its dash and its points, never part of the data
+            d.forecast = forecast ? JSON.stringify({ x0: forecast.x0, y0: forecast.y0, x1: forecast.x1, y1: forecast.y1, early: forecast.early, late: forecast.late, dash: FORECAST_DASH, xMax: u.scales.x.max, points: forecast.points }) : '';
             d.drawn = String(performance.now());
           },
         ],

@@ -1,4 +1,4 @@
-import type { ForecastLine } from './forecast-line';
+import { forecastYAt, type ForecastLine } from './forecast-line';
 import type uPlot from 'uplot';
 import { DateTime } from 'luxon';
 import type { Guide } from './chart-scales';
@@ -62,8 +62,8 @@ export const FORECAST_DASH = [8, 5];
 
 /**
  * A tank's forecast (issue 38) after the latest point: its band (the early and late crossings of
- * the target) shaded, the line at the rolling rate dashed, and its label at the end, in a grey that
- * is not the data's colour.
+ * the target) shaded, the line at the rolling rate dashed (through its points: see ForecastLine),
+ * and its label at the end, in a grey that is not the data's colour.
  */
 export function drawForecast(u: uPlot, f: ForecastLine, dark: boolean) {
   const { ctx } = u;
@@ -86,15 +86,14 @@ export function drawForecast(u: uPlot, f: ForecastLine, dark: boolean) {
   ctx.strokeStyle = ink;
   ctx.lineWidth = 1.5 * dpr;
   ctx.setLineDash(FORECAST_DASH.map((d) => d * dpr));
+  // a polyline: straight in Water Volume mode, the levels of the falling volume in Water Level mode
   ctx.beginPath();
-  ctx.moveTo(x(f.x0), y(f.y0));
-  ctx.lineTo(x(f.x1), y(f.y1));
+  f.points.forEach(([t, v], i) => (i ? ctx.lineTo(x(t), y(v)) : ctx.moveTo(x(t), y(v))));
   ctx.stroke();
   // the label above the line where it leaves the plot (or at its end), right-aligned, inside the plot
   const right = left + width;
-  const [ax, ay, bx, by] = [x(f.x0), y(f.y0), x(f.x1), y(f.y1)];
-  const ex = Math.min(bx, right);
-  const ey = bx > ax ? ay + ((by - ay) * (ex - ax)) / (bx - ax) : by;
+  const ex = Math.min(x(f.x1), right);
+  const ey = y(forecastYAt(f.points, u.posToVal(ex, 'x', true)));
   ctx.fillStyle = ink;
   ctx.font = `${11 * dpr}px system-ui, sans-serif`;
   ctx.textBaseline = 'bottom';
