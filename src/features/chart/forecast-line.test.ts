@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { UsageResult } from '../../../workers/data-api';
 import type { ConversionConfig } from '../../contract/sensor.schema';
 import { volumeLitres } from '../../domain/tank-volume';
-import { forecastLine, forecastYAt, LEVEL_STEPS } from './forecast-line';
+import { forecastBand, forecastLine, forecastYAt, LEVEL_STEPS } from './forecast-line';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 11, 2, 18);
@@ -114,6 +114,33 @@ describe('forecastLine: the tank forecast the chart continues its line with (iss
         f.points.forEach(([, y], i) => expect(y).toBeCloseTo(f.y0 + ((f.y1 - f.y0) * i) / LEVEL_STEPS, 6));
       }
     }
+  });
+
+  it('shades a band whose edges run to the early and late crossings along the line\'s shape: straight in Water Volume mode, bent as the level is in Water Level mode', () => {
+    const straight = forecastLine(tank([forecast('empty')]), 'volume', 'Metres', threeDays, last, vertical)!;
+    expect(forecastBand(straight)).toEqual([
+      [straight.x0, straight.y0],
+      [straight.early, straight.y1],
+      [straight.late, straight.y1],
+      [straight.x0, straight.y0],
+    ]);
+    const conversion: ConversionConfig = { type: 'VOLUME_CYLINDER_HORIZONTAL', diameter: 2, length: 5 };
+    const { f } = levelLine(horizontal, conversion, 'Metres', 1.8, forecast('empty', { levelMm: 0 }));
+    const band = forecastBand(f);
+    expect(band).toHaveLength(2 * (LEVEL_STEPS + 1));
+    const early = band.slice(0, LEVEL_STEPS + 1);
+    const late = band.slice(LEVEL_STEPS + 1).reverse();
+    // the same levels as the line, each reached sooner on the early edge and later on the late one
+    early.forEach(([x, y], i) => {
+      expect(y).toBe(f.points[i]![1]);
+      expect(x).toBeCloseTo(f.x0 + ((f.early - f.x0) * i) / LEVEL_STEPS, 6);
+      expect(late[i]![1]).toBe(y);
+      expect(late[i]![0]).toBeCloseTo(f.x0 + ((f.late - f.x0) * i) / LEVEL_STEPS, 6);
+    });
+    expect(early.at(-1)).toEqual([f.early, f.y1]);
+    expect(late.at(-1)![0]).toBeCloseTo(f.late, 6);
+    // the line lies inside the band: at each step between its early and late edges
+    f.points.forEach(([x], i) => expect(early[i]![0] <= x + 1e-6 && x <= late[i]![0] + 1e-6).toBe(true));
   });
 
   it("puts the label on the line where it leaves the plot (forecastYAt: linear between the points, clamped to the ends)", () => {

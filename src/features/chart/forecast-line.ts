@@ -83,6 +83,18 @@ export function forecastLine(
   };
 }
 
+/**
+ * The band's outline: from the latest point along the line's shape to the target at the early
+ * crossing, back along it from the late crossing. Each edge is the line's points with time scaled
+ * to end at its crossing (the same volumes, reached sooner or later), so in Water Level mode the
+ * band bends as the line does.
+ */
+export function forecastBand(f: Pick<ForecastLine, 'x0' | 'x1' | 'early' | 'late' | 'points'>): [x: number, y: number][] {
+  const span = f.x1 - f.x0;
+  const edge = (end: number) => f.points.map(([x, y]): [number, number] => [span > 0 ? f.x0 + ((x - f.x0) * (end - f.x0)) / span : end, y]);
+  return [...edge(f.early), ...edge(f.late).reverse()];
+}
+
 /** The line's y at x (linear between its points), clamped to its ends: where the label sits. */
 export function forecastYAt(points: readonly [number, number][], x: number): number {
   const first = points[0]!;

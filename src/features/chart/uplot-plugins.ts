@@ -1,4 +1,4 @@
-import { forecastYAt, type ForecastLine } from './forecast-line';
+import { forecastBand, forecastYAt, type ForecastLine } from './forecast-line';
 import type uPlot from 'uplot';
 import { DateTime } from 'luxon';
 import type { Guide } from './chart-scales';
@@ -61,8 +61,8 @@ export function drawGuides(u: uPlot, guides: readonly Guide[]) {
 export const FORECAST_DASH = [8, 5];
 
 /**
- * A tank's forecast (issue 38) after the latest point: its band (the early and late crossings of
- * the target) shaded, the line at the rolling rate dashed (through its points: see ForecastLine),
+ * A tank's forecast (issue 38) after the latest point: its band (to the early and late crossings of
+ * the target, bent as the line is) shaded, the line at the rolling rate dashed (through its points: see ForecastLine),
  * and its label at the end, in a grey that is not the data's colour.
  */
 export function drawForecast(u: uPlot, f: ForecastLine, dark: boolean) {
@@ -78,9 +78,7 @@ export function drawForecast(u: uPlot, f: ForecastLine, dark: boolean) {
   ctx.clip();
   ctx.fillStyle = dark ? 'rgba(173, 181, 189, 0.16)' : 'rgba(73, 80, 87, 0.12)';
   ctx.beginPath();
-  ctx.moveTo(x(f.x0), y(f.y0));
-  ctx.lineTo(x(f.early), y(f.y1));
-  ctx.lineTo(x(f.late), y(f.y1));
+  forecastBand(f).forEach(([t, v], i) => (i ? ctx.lineTo(x(t), y(v)) : ctx.moveTo(x(t), y(v))));
   ctx.closePath();
   ctx.fill();
   ctx.strokeStyle = ink;
