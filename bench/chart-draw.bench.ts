@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type uPlot from 'uplot';
 import type { Rollup } from 'vite';
-import { launchBrowser } from '../tests/e2e/browser';
+import { CHROMIUM_LAUNCH, launchBrowser } from '../tests/e2e/browser';
 import { loadCore } from '../wasm-core/core';
 import { makeSeries, median, RUNS, viteBuild, type BenchRow } from './bench-kit';
 
@@ -52,7 +52,7 @@ export async function run(): Promise<BenchRow[]> {
   const { time, value } = makeSeries(N);
   const t0 = time[0];
   const t1 = time[N - 1];
-  const browser = await launchBrowser();
+  const browser = await launchBrowser(CHROMIUM_LAUNCH);
   try {
     const page = await browser.newPage({ viewport: { width: WIDTH + 40, height: 3 * HEIGHT + 120 }, deviceScaleFactor: 1 });
     await page.setContent(`<html><head><style>${uplotCss} body{margin:0;font:12px sans-serif}</style></head><body><div id="a"></div><div id="b"></div><div id="c"></div></body></html>`);

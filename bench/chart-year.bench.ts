@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import type { Browser, Page } from 'playwright-core';
 import { fork } from 'node:child_process';
-import { launchBrowser, signIn } from '../tests/e2e/browser';
+import { CHROMIUM_LAUNCH, launchBrowser, signIn } from '../tests/e2e/browser';
 import type { YearServerRequest } from './chart-year-server';
 import { loadCore } from '../wasm-core/core';
 import { DataWorker } from '../workers/data-worker';
@@ -111,7 +111,7 @@ export async function run(): Promise<BenchRow[]> {
     LOG_LEVEL: 'warn',
     ...(process.env.STATIC_DIR ? { STATIC_DIR: process.env.STATIC_DIR } : {}),
   });
-  const browser = await launchBrowser();
+  const browser = await launchBrowser(CHROMIUM_LAUNCH);
   try {
     const query = <T>(sql: string, params?: unknown[]) => server.ask<T[]>({ op: 'query', sql, params });
     const endpointQueries = (sensorId: string, start: number, end: number) => server.ask<{ ms: number; rows: number }>({ op: 'floor', sensorId, start, end });

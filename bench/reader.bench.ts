@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchBrowser, signIn } from '../tests/e2e/browser';
+import { CHROMIUM_LAUNCH, launchBrowser, signIn } from '../tests/e2e/browser';
 import type { RouteImport } from '../src/contract/route.schema';
 import type { BenchRow } from './bench-kit';
 import { observeLongTasks, profileMainThread, traceLongTasks } from './chart-page';
@@ -58,7 +58,7 @@ async function phase(page: Page, label: string, act: () => Promise<void>): Promi
 export async function run(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tw-bench20-'));
   const server = await startYearServer({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: join(dir, 'db'), SIMULATOR: 'false', LOG_LEVEL: 'warn', ...(process.env.STATIC_DIR ? { STATIC_DIR: process.env.STATIC_DIR } : {}) });
-  const browser = await launchBrowser();
+  const browser = await launchBrowser(CHROMIUM_LAUNCH);
   try {
     const query = <T>(sql: string, params?: unknown[]) => server.ask<T[]>({ op: 'query', sql, params });
     const org = (await query<{ id: string }>(`SELECT id FROM organisations WHERE slug = 'harbour-city-council'`))[0];

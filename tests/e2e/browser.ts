@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { inject } from 'vitest';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
@@ -21,6 +22,9 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
  *    Contexts get `reducedMotion: 'reduce'` unless a test asks otherwise: transitions are then
  *    instant (the app honours prefers-reduced-motion), so contrast is never measured mid-fade.
  *    There is no opt-out: every screen is checked. `expectAccessible` waits for the page to settle.
+ *    A screen whose shape axe has already passed in this run (screenShape: the same elements,
+ *    attributes and text-holding at the same viewport and colour scheme; /login before every
+ *    sign-in, for one) is not run through axe again; the page-structure rules run every time.
  */
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 /** Rules still being fixed on the existing screens (issue 16 in progress): emptied as the fixes land. */
@@ -107,11 +111,74 @@ async function pageStructure(page: Page): Promise<AxeViolation[]> {
   });
 }
 
+/**
+ * The screen's shape, for checking each screen once a test process: every element's tag, its
+ * attributes (digits in their values made one: generated ids, sizes and positions vary between
+ * visits of the same screen) and whether it holds text of its own, at the viewport's size and colour
+ * scheme. Two visits with the same shape get the same answer from axe's WCAG rules, which read
+ * elements, roles, names, attributes and the styles their classes give; a screen whose shape
+ * differs in any element is checked again.
+ */
+async function screenShape(page: Page): Promise<string> {
+  const shape = await page.evaluate(() => {
+    const parts: string[] = [String(matchMedia('(prefers-color-scheme: dark)').matches), String(!!document.title)];
+    const all = document.querySelectorAll('*');
+    // generated ids (Mantine's, React's) differ between visits: each id is named by its order
+    const ids = new Map<string, string>();
+    for (const e of all) if (e.id && !ids.has(e.id)) ids.set(e.id, `id${ids.size}`);
+    for (const e of all) {
+      let part = e.tagName;
+      for (const a of e.attributes) part += ` ${a.name}=${a.value.split(/(\s+)/).map((t) => ids.get(t) ?? t.replace(/\d+/g, '#')).join('')}`;
+      for (const n of e.childNodes) if (n.nodeType === Node.TEXT_NODE && n.textContent?.trim()) { part += ' T'; break; }
+      parts.push(part);
+    }
+    // cyrb53: a 53-bit hash of the shape, so only a number crosses the DevTools protocol
+    const text = parts.join('\n');
+    let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ ch, 2654435761);
+      h2 = Math.imul(h2 ^ ch, 1597334677);
+    }
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return `${4294967296 * (2097151 & h2) + (h1 >>> 0)}:${parts.length}`;
+  });
+  const size = page.viewportSize();
+  return `${size?.width}x${size?.height} ${shape}`;
+}
+
+/**
+ * Shapes of the screens axe has passed in this run, kept in a file the run's global setup names so
+ * that every file of the run (each in a module graph of its own) skips what another passed; outside
+ * vitest (the benchmarks' pages) in this process's memory. E2E_AXE_EVERY=1 checks every visit again.
+ */
+const passedShapes = (() => {
+  const file = (() => {
+    try {
+      return inject('axeShapesFile');
+    } catch {
+      return undefined; // not a vitest run
+    }
+  })();
+  const memory = new Set<string>();
+  return {
+    has: (shape: string) => memory.has(shape) || (!!file && existsSync(file) && readFileSync(file, 'utf8').split('\n').includes(shape)),
+    add: (shape: string) => {
+      memory.add(shape);
+      if (file) appendFileSync(file, `${shape}\n`);
+    },
+  };
+})();
+
 /** Checks the page as it is now against WCAG 2.2 AA; throws a readable report on any violation. */
 export async function expectAccessible(page: Page, label = page.url(), { settled = false } = {}) {
   if (!settled) await settle(page);
-  const violations = [...(await axeViolations(page)), ...(await pageStructure(page))];
+  const shape = process.env.E2E_AXE_EVERY ? undefined : await screenShape(page);
+  const seen = shape !== undefined && passedShapes.has(shape);
+  const violations = [...(seen ? [] : await axeViolations(page)), ...(await pageStructure(page))];
   if (violations.length) throw new Error(formatViolations(`${label} (${page.viewportSize()?.width ?? '?'} px wide)`, violations));
+  if (shape !== undefined && !seen) passedShapes.add(shape);
 }
 
 /** Every page.goto of the page is followed by an accessibility check of the screen it reached. */
@@ -162,15 +229,28 @@ function collectCspViolations(browser: Browser) {
   };
 }
 
-/** The executable and flags of every launch (a persistent profile's too, where a test needs one that is not incognito). */
+/** The full browser's executable and flags: the benchmarks, the README's screenshots, and a test that needs a persistent profile. */
 export const CHROMIUM_LAUNCH = {
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 };
 
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+/**
+ * The browser tests' launch: Chromium's headless shell where it is installed (Debian's
+ * chromium-headless-shell, the same Blink, V8 and network stack without the desktop browser's layers;
+ * what playwright itself runs headless), the full browser otherwise; CHROMIUM names another. The
+ * browser files take about a fifth less CPU in it (docs/testing.md), and the CI machine's two cores
+ * are what they wait for.
+ */
+export const TEST_LAUNCH = {
+  ...CHROMIUM_LAUNCH,
+  executablePath: process.env.CHROMIUM ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium'),
+};
+
 /** Debian's Chromium, headless, with the flags this machine needs (DESIGN.md "Tests"); playwright gives each launch a fresh profile. */
-export async function launchBrowser(): Promise<Browser> {
-  const browser = await chromium.launch(CHROMIUM_LAUNCH);
+export async function launchBrowser(launch: typeof CHROMIUM_LAUNCH = TEST_LAUNCH): Promise<Browser> {
+  const browser = await chromium.launch(launch);
   collectCspViolations(browser);
   return browser;
 }

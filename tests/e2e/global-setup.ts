@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startProduct } from './product';
 
@@ -5,6 +8,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     dataDir: string;
+    /** A file of the screen shapes axe has passed in this run's files (browser.ts expectAccessible). */
+    axeShapesFile: string;
   }
 }
 
@@ -17,7 +22,10 @@ export default async function setup(project: TestProject) {
   });
   project.provide('baseUrl', product.url);
   project.provide('dataDir', product.dataDir);
+  const shapes = mkdtempSync(join(tmpdir(), 'tw-axe-'));
+  project.provide('axeShapesFile', join(shapes, 'passed'));
   return async () => {
+    rmSync(shapes, { recursive: true, force: true });
     const output = product.output();
     await product.stop();
     // the browser reported a Content-Security-Policy violation (a worker's, or one a test missed)
