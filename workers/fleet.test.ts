@@ -14,8 +14,11 @@ describe('the fleet in the data worker (issue 32)', () => {
     expect(f.rows(1, 2).rows).toEqual([{ index: 1, sensor: expect.objectContaining({ name: 'mid' }) }]);
     expect(f.setQuery('alpah').count).toBe(1);
     expect(f.rows(0, 10).rows.map((r) => r.sensor.serial)).toEqual(['AA000002']);
+    // the rows name the search they answer (a view searching as the user types offers only those of its query)
+    expect(f.rows(0, 10).query).toBe('alpah');
     expect(f.find('AA000001')).toMatchObject({ index: -1 });
     expect(f.setQuery('  ').count).toBe(3);
+    expect(f.rows(0, 10).query).toBe('  ');
   });
 
   it('keeps every valid sensor and marks the malformed one (issue 36 item 12)', () => {

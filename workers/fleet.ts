@@ -29,6 +29,8 @@ export interface FleetRows {
   version: number;
   count: number;
   rows: FleetRow[];
+  /** The search the rows answer (the worker holds one; a later search may change it before the rows arrive). */
+  query: string;
 }
 
 /** What a batch of live uplinks changed: the held rows, every sensor touched, and whether a mapped sensor's status changed. */
@@ -195,7 +197,7 @@ export class Fleet {
     // with only the first page held, the rows past it are not answered (the list shows them loading)
     const known = this.shown === null ? Math.min(n, this.all.length) : n;
     for (let i = Math.max(0, start); i < Math.min(known, end); i++) rows.push({ index: i, sensor: this.all[this.shown === null ? i : this.shown[i]!]! });
-    return { version: this.version, count: n, rows };
+    return { version: this.version, count: n, rows, query: this.query };
   }
 
   /** A sensor by serial, with its position in the shown list (-1 when the search hides it). */
@@ -228,7 +230,7 @@ export class Fleet {
       const i = this.shownAt[p]!;
       if (i >= start && i < end) changed.set(i, { index: i, sensor: next });
     }
-    return { version: this.version, count: this.count(), rows: [...changed.values()], serials: [...serials], statusChanged };
+    return { version: this.version, count: this.count(), rows: [...changed.values()], query: this.query, serials: [...serials], statusChanged };
   }
 
   /** A sensor saved in setup: its summary from the full record (a rename may move it, so the list is re-sorted). */

@@ -12,6 +12,12 @@ interface Option {
   label: string;
 }
 
+/** The worker's first matches and the query they answer. */
+interface Matches {
+  query: string;
+  options: Option[];
+}
+
 export const sensorOptionLabel = (s: { name: string; serial: string }) => `${s.name} · ${s.serial}`;
 
 interface SensorFilterProps {
@@ -30,14 +36,24 @@ interface SensorFilterProps {
 export function SensorFilter({ orgId, value, label, onChange }: SensorFilterProps) {
   const [active, setActive] = useState(false);
   const [search, setSearch] = useState('');
-  const [matches, setMatches] = useState<Option[]>([]);
+  const [matches, setMatches] = useState<Matches | undefined>(undefined);
   // the option picked here names the sensor until the page's own record of it arrives
   const [picked, setPicked] = useState<Option | undefined>(undefined);
   const chosen = value ? { value, label: label ?? (picked?.value === value ? picked.label : 'Loading sensor…') } : undefined;
   // the search box shows the chosen sensor's label: that is not a query
-  const [debounced] = useDebouncedValue(search === chosen?.label ? '' : search, SEARCH_DEBOUNCE_MS);
+  const query = search === chosen?.label ? '' : search;
+  const [debounced] = useDebouncedValue(query, SEARCH_DEBOUNCE_MS);
+  // only the worker's answer to the query in the box is offered: until it comes (the debounce, the
+  // search), an answer to an earlier query would move under a click, so the dropdown says it is searching
+  const answered = matches !== undefined && matches.query.trim() === query.trim() ? matches.options : undefined;
+  const chosenValue = chosen?.value;
   const chosenLabel = chosen?.label;
-  const data = useMemo(() => (value && chosenLabel && !matches.some((m) => m.value === value) ? [{ value, label: chosenLabel }, ...matches] : matches), [value, chosenLabel, matches]);
+  // the chosen option stays in the data so the box can name it; it is offered beside the fleet's first rows, not among another query's matches
+  const data = useMemo(() => {
+    const options = answered ?? [];
+    return chosenValue && chosenLabel && !options.some((m) => m.value === chosenValue) ? [{ value: chosenValue, label: chosenLabel }, ...options] : options;
+  }, [chosenValue, chosenLabel, answered]);
+  const offered = useMemo(() => new Set(answered === undefined ? [] : query.trim() === '' ? data.map((o) => o.value) : answered.map((o) => o.value)), [answered, data, query]);
 
   return (
     <>
@@ -51,23 +67,23 @@ export function SensorFilter({ orgId, value, label, onChange }: SensorFilterProp
         value={value ?? null}
         searchValue={search}
         onSearchChange={setSearch}
-        // the worker has searched: show its matches as they are
-        filter={({ options }) => options}
+        // the worker has searched: offer its answer as it is, nothing else
+        filter={({ options }) => options.filter((o) => 'value' in o && offered.has(o.value))}
         onFocus={() => setActive(true)}
         onDropdownOpen={() => setActive(true)}
         onChange={(id, option) => {
           setPicked(option ?? undefined);
           onChange(id ?? undefined);
         }}
-        nothingFoundMessage={active ? 'No sensor matches' : undefined}
+        nothingFoundMessage={active ? (answered ? 'No sensor matches' : 'Searching…') : undefined}
         w={{ base: '100%', sm: 300 }}
       />
     </>
   );
 }
 
-/** Loads the fleet into the worker and answers its first matches of the query. */
-function FleetMatches({ orgId, query, onMatches }: { orgId: string; query: string; onMatches(m: Option[]): void }) {
+/** Loads the fleet into the worker and answers its first matches of the query, with the query they answer. */
+function FleetMatches({ orgId, query, onMatches }: { orgId: string; query: string; onMatches(m: Matches): void }) {
   const { state, search, rows } = useFleet(orgId);
   const version = state.status === 'ready' ? state.version : -1;
   useEffect(() => search(query), [search, query]);
@@ -75,7 +91,7 @@ function FleetMatches({ orgId, query, onMatches }: { orgId: string; query: strin
     if (version < 0) return;
     let stale = false;
     void rows(0, SENSOR_MATCHES).then((r) => {
-      if (!stale) onMatches(r.rows.map((x) => ({ value: x.sensor.id, label: sensorOptionLabel(x.sensor) })));
+      if (!stale) onMatches({ query: r.query, options: r.rows.map((x) => ({ value: x.sensor.id, label: sensorOptionLabel(x.sensor) })) });
     });
     return () => {
       stale = true;

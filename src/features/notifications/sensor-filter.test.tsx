@@ -1,0 +1,122 @@
+// @vitest-environment happy-dom
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MantineProvider } from '@mantine/core';
+import { createSensorSearch, SEARCH_DEBOUNCE_MS } from '../../domain/sensor-search';
+import type { FleetHandle } from '../../shared/use-fleet';
+import type { SensorSummary } from '../../domain/sensor-summary';
+import { SensorFilter } from './sensor-filter';
+
+/**
+ * A stand-in for the data worker's fleet (useFleet): its search answers when the test says, as a
+ * busy worker's would, and its rows are those of the last search answered, named by that query.
+ */
+const worker = {
+  fleet: [] as SensorSummary[],
+  applied: '',
+  asked: [] as string[],
+  version: 1,
+  listeners: new Set<() => void>(),
+  /** The worker answers its latest search. */
+  answer() {
+    this.applied = this.asked.at(-1) ?? '';
+    this.version++;
+    this.listeners.forEach((l) => l());
+  },
+};
+
+function useFakeFleet(): FleetHandle {
+  const [version, setVersion] = useState(worker.version);
+  useEffect(() => {
+    const l = () => setVersion(worker.version);
+    worker.listeners.add(l);
+    return () => void worker.listeners.delete(l);
+  }, []);
+  const search = useCallback((query: string) => void worker.asked.push(query), []);
+  const rows = useCallback(async (start: number, end: number) => {
+    const shown = createSensorSearch(worker.fleet)(worker.applied);
+    return { version: worker.version, count: shown.length, query: worker.applied, rows: shown.slice(start, end).map((sensor, i) => ({ index: start + i, sensor })) };
+  }, []);
+  return useMemo(() => ({ state: { status: 'ready', total: worker.fleet.length, count: worker.fleet.length, version, loads: 1, partial: false }, search, rows }) as unknown as FleetHandle, [version, search, rows]);
+}
+
+vi.mock('../../shared/use-fleet', () => ({ useFleet: () => useFakeFleet() }));
+
+const sensor = (i: number, name: string): SensorSummary => ({ id: `s${i}`, name, serial: `AA${String(i).padStart(6, '0')}` }) as SensorSummary;
+const names = ['Alpha Bore', 'Bravo Tank', 'Charlie Weir', 'Delta Flow', 'Harbour Tide Gauge', 'Kilo River'];
+
+const options = () => screen.queryAllByRole('option').map((o) => o.textContent);
+const typeQuery = (value: string) => fireEvent.change(screen.getByRole('combobox', { name: 'Sensor' }), { target: { value } });
+const debounce = () => act(() => new Promise((r) => setTimeout(r, SEARCH_DEBOUNCE_MS + 50)));
+
+/** Monitoring-client 5 (search, fuzzy over name and serial, debounced 200 ms) in the notifications page's sensor filter. */
+describe('notifications sensor filter', () => {
+  beforeEach(() => {
+    worker.fleet = names.map((n, i) => sensor(i + 1, n));
+    worker.applied = '';
+    worker.asked = [];
+    worker.version = 1;
+  });
+  afterEach(cleanup);
+
+  const show = (onChange = vi.fn(), value?: string, label?: string) => {
+    render(
+      <MantineProvider env="test">
+        <SensorFilter orgId="o1" value={value} label={label} onChange={onChange} />
+      </MantineProvider>,
+    );
+    const box = screen.getByRole('combobox', { name: 'Sensor' });
+    // focused for real: Mantine takes a change to an input without focus for the browser's autofill
+    act(() => box.focus());
+    fireEvent.click(box);
+    return onChange;
+  };
+
+  it('offers only the answer to the query typed: "Searching…" until the worker has searched it, never the rows of another query', async () => {
+    const onChange = show();
+    // an empty query: the fleet's first rows
+    await waitFor(() => expect(options()).toHaveLength(names.length));
+
+    typeQuery('harbour');
+    expect(options()).toEqual([]);
+    expect(screen.getByText('Searching…')).toBeTruthy();
+    await debounce();
+    expect(worker.asked.at(-1)).toBe('harbour');
+    // searched, not yet answered: still nothing to click
+    expect(options()).toEqual([]);
+    expect(screen.getByText('Searching…')).toBeTruthy();
+
+    act(() => worker.answer());
+    await waitFor(() => expect(options()).toEqual(['Harbour Tide Gauge · AA000005']));
+    expect(screen.queryByText('Searching…')).toBeNull();
+
+    // a new query: the last one's matches are gone at once, not offered until the new answer
+    typeQuery('bravo');
+    expect(options()).toEqual([]);
+    expect(screen.getByText('Searching…')).toBeTruthy();
+    await debounce();
+    act(() => worker.answer());
+    await waitFor(() => expect(options()).toEqual(['Bravo Tank · AA000002']));
+    fireEvent.click(screen.getByRole('option', { name: 'Bravo Tank · AA000002' }));
+    expect(onChange).toHaveBeenCalledWith('s2');
+  });
+
+  it('says so when the answer has no match', async () => {
+    show();
+    typeQuery('zzzz');
+    await debounce();
+    act(() => worker.answer());
+    await screen.findByText('No sensor matches');
+    expect(options()).toEqual([]);
+  });
+
+  it('the chosen sensor is offered beside the fleet\'s first rows, not among the matches of a query it does not answer', async () => {
+    show(vi.fn(), 's5', 'Harbour Tide Gauge · AA000005');
+    await waitFor(() => expect(options()).toHaveLength(names.length));
+    typeQuery('bravo');
+    await debounce();
+    act(() => worker.answer());
+    await waitFor(() => expect(options()).toEqual(['Bravo Tank · AA000002']));
+  });
+});
