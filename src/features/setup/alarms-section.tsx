@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { Alert, Anchor, Badge, Button, Group, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Badge, Group, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { Alarm, Sensor } from '../../contract/sensor.schema';
 import { ALARM_LABELS, alarmFormOf, alarmFormToBody, toggleAlarm, type AlarmForm } from '../../domain/alarm-form';
@@ -7,7 +7,7 @@ import { formatLevel, type MeasurementUnit } from '../../domain/sensor-format';
 import { isSatellite } from '../../domain/sensor-update';
 import { SETUP_NOTICES } from '../../domain/setup-messages';
 import { unitSuffix } from '../../domain/setup-units';
-import { updateLabel } from '../../../machines/sensor-save.machine';
+import { UpdateButton } from './update-button';
 import type { SectionProps } from './section-types';
 import { saveFailure } from './failure';
 import { useSectionSave } from './use-section-save';
@@ -104,9 +104,7 @@ function SatelliteAlarms({ sensor, org, onSaved }: SectionProps) {
           </Group>
         ))}
         <Group>
-          <Button type="submit" disabled={saving || anyError}>
-            {updateLabel(saving)}
-          </Button>
+          <UpdateButton saving={saving} disabled={anyError} />
         </Group>
       </Stack>
     </form>

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { Button, Divider, Group, Select, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Divider, Group, Select, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { CONVERSION_TYPES, displayFormOf, displayFormToBody, withConversion, withOffset, type ConversionField, type ConversionType, type DisplayForm } from '../../domain/display-form';
 import { SETUP_NOTICES } from '../../domain/setup-messages';
 import { unitSuffix } from '../../domain/setup-units';
-import { updateLabel } from '../../../machines/sensor-save.machine';
+import { UpdateButton } from './update-button';
 import type { SectionProps } from './section-types';
 import { ConfirmOff } from './confirm-off';
 import { ReferenceLines } from './reference-lines';
@@ -109,9 +109,7 @@ export default function DisplaySection({ sensor, org, onSaved }: SectionProps) {
         <ReferenceLines lines={v.referenceLines} unit={u} errors={errors} disabled={saving} onChange={(referenceLines) => edit((f) => ({ ...f, referenceLines }))} />
 
         <Group>
-          <Button type="submit" loading={false} disabled={saving}>
-            {updateLabel(saving)}
-          </Button>
+          <UpdateButton saving={saving} />
         </Group>
       </Stack>
       <ConfirmOff

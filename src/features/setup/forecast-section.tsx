@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Group, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, Group, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { z } from 'zod';
 import { usageForecastSchema, usageSchema } from '../../contract/usage.schema';
 import { forecastFormOf, forecastFormToBody, FORECAST_ALARM_MAX_DAYS, FORECAST_DIRECTIONS, type ForecastAlarmForm, type ForecastDirection } from '../../domain/forecast-alarm';
 import { SETUP_NOTICES } from '../../domain/setup-messages';
 import { aboutDays, shortDate } from '../../domain/usage-format';
-import { updateLabel } from '../../../machines/sensor-save.machine';
+import { UpdateButton } from './update-button';
 import { api } from '../../shared/api';
 import type { SectionProps } from './section-types';
 import { saveFailure } from './failure';
@@ -64,9 +64,7 @@ export default function ForecastSection({ sensor, org, onSaved }: SectionProps) 
           </Group>
         ))}
         <Group>
-          <Button type="submit" disabled={saving}>
-            {updateLabel(saving)}
-          </Button>
+          <UpdateButton saving={saving} />
         </Group>
       </Stack>
     </form>

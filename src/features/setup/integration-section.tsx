@@ -1,9 +1,9 @@
-import { Button, Group, Select, Stack, TextInput } from '@mantine/core';
+import { Group, Select, Stack, TextInput } from '@mantine/core';
 import type { Sensor } from '../../contract/sensor.schema';
 import { COMMISSIONING_STATUSES } from '../../domain/sensor-settings';
 import { checkSensorUpdate } from '../../domain/sensor-update';
 import { SETUP_NOTICES, SETUP_RULES } from '../../domain/setup-messages';
-import { updateLabel } from '../../../machines/sensor-save.machine';
+import { UpdateButton } from './update-button';
 import type { SectionProps } from './section-types';
 import { useSectionSave } from './use-section-save';
 
@@ -54,9 +54,7 @@ export default function IntegrationSection({ sensor, org, onSaved }: SectionProp
           disabled={saving}
         />
         <Group>
-          <Button type="submit" disabled={saving}>
-            {updateLabel(saving)}
-          </Button>
+          <UpdateButton saving={saving} />
         </Group>
       </Stack>
     </form>

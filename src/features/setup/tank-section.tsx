@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Alert, Anchor, Button, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { tankPresetListSchema, type TankPreset } from '../../contract/sensor.schema';
 import { CONVERSION_TYPES } from '../../domain/display-form';
 import { tankFormFromPreset, tankFormOf, tankFormToBody, type TankForm } from '../../domain/tank-form';
 import { SETUP_NOTICES } from '../../domain/setup-messages';
 import { unitSuffix } from '../../domain/setup-units';
 import { api } from '../../shared/api';
-import { updateLabel } from '../../../machines/sensor-save.machine';
+import { UpdateButton } from './update-button';
 import type { SectionProps } from './section-types';
 import { saveFailure } from './failure';
 import { useSectionSave } from './use-section-save';
@@ -111,9 +111,7 @@ export default function TankSection({ sensor, org, sectionPath, onSaved }: Secti
           </Text>
         )}
         <Group justify="space-between">
-          <Button type="submit" disabled={saving}>
-            {updateLabel(saving)}
-          </Button>
+          <UpdateButton saving={saving} />
           <Anchor component={Link} to={sectionPath('display')} size="sm">
             Advanced Settings
           </Anchor>
