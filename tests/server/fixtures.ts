@@ -71,3 +71,18 @@ export async function insertMeasurementColumns(q: Queryable, sensorId: string, t
     await q.query(`INSERT INTO measurements (sensor_id, time, raw_distance) SELECT $1, t, r FROM unnest($2::bigint[], $3::real[]) AS x(t, r)`, [sensorId, t, r]);
   }
 }
+
+/** The invitation tests' world: an owner of two organisations, Alpha Water and Bravo Water. */
+export async function twoOrganisations(q: Queryable) {
+  const owner = await makeUser(q);
+  const orgA = (await makeOrg(q, { name: 'Alpha Water' })).id;
+  const orgB = (await makeOrg(q, { name: 'Bravo Water' })).id;
+  await addMember(q, orgA, owner.id, 3);
+  await addMember(q, orgB, owner.id, 3);
+  return { owner, orgA, orgB };
+}
+
+/** The organisations an address is a member of. */
+export async function orgsOf(q: Queryable, email: string) {
+  return (await q.query<{ org_id: string }>('SELECT m.org_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = $1', [email])).map((r) => r.org_id);
+}

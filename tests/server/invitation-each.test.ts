@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, testDrivers, type TestServer } from './harness';
 import { CLIENT, identityAccounts } from './security-helpers';
-import { addMember, makeOrg, makeUser } from './fixtures';
+import { orgsOf, twoOrganisations } from './fixtures';
 
 /**
  * Each invitation is accepted or declined on its own (issue 35): a new address invited by two
@@ -21,8 +21,6 @@ describe.each(testDrivers)('each invitation accepted on its own, on %s (issue 35
     const res = await s.api(`/organisations/${orgId}/invite`, { method: 'POST', token: ownerToken, json: { email, name: 'New Person', role: 1 } });
     expect(res.status).toBe(200);
   };
-  const orgsOf = async (email: string) =>
-    (await s.ctx.db.query<{ org_id: string }>('SELECT m.org_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = $1', [email])).map((r) => r.org_id);
   const pending = async (idToken: string) => {
     const res = await s.api('/invitations', { token: idToken });
     return ((await res.json()) as { invitations: { inviteId: string; organisation: { id: string } }[] }).invitations;
@@ -30,12 +28,9 @@ describe.each(testDrivers)('each invitation accepted on its own, on %s (issue 35
 
   beforeAll(async () => {
     s = await startTestServer(driver);
-    const owner = await makeUser(s.ctx.db);
-    orgA = (await makeOrg(s.ctx.db, { name: 'Alpha Water' })).id;
-    orgB = (await makeOrg(s.ctx.db, { name: 'Bravo Water' })).id;
-    await addMember(s.ctx.db, orgA, owner.id, 3);
-    await addMember(s.ctx.db, orgB, owner.id, 3);
-    ownerToken = await s.tokenFor(owner.id);
+    const world = await twoOrganisations(s.ctx.db);
+    ({ orgA, orgB } = world);
+    ownerToken = await s.tokenFor(world.owner.id);
   });
   afterAll(async () => {
     await s?.close();
@@ -55,12 +50,12 @@ describe.each(testDrivers)('each invitation accepted on its own, on %s (issue 35
       ChallengeResponses: { USERNAME: email, NEW_PASSWORD: 'Own-choice-2026!' },
     });
     const idToken = done.body.AuthenticationResult.IdToken as string;
-    expect(await orgsOf(email)).toEqual([orgB]);
+    expect(await orgsOf(s.ctx.db, email)).toEqual([orgB]);
     const waiting = await pending(idToken);
     expect(waiting.map((i) => i.organisation.id)).toEqual([orgA]);
     const accepted = await s.api(`/invitations/${waiting[0]!.inviteId}/accept`, { method: 'POST', token: idToken });
     expect(accepted.status).toBe(200);
-    expect((await orgsOf(email)).sort()).toEqual([orgA, orgB].sort());
+    expect((await orgsOf(s.ctx.db, email)).sort()).toEqual([orgA, orgB].sort());
   });
 
   it('a reset password instead of a link joins no organisation; each invitation is then answered on its own', async () => {
@@ -71,13 +66,13 @@ describe.each(testDrivers)('each invitation accepted on its own, on %s (issue 35
     const code = /reset code is (\d{6})/.exec((await outbox(email, 'reset-code'))[0]!)![1]!;
     const reset = await accounts.cognito('ConfirmForgotPassword', { ClientId: CLIENT, Username: email, ConfirmationCode: code, Password: 'Own-choice-2026!' });
     expect(reset.status).toBe(200);
-    expect(await orgsOf(email)).toEqual([]);
+    expect(await orgsOf(s.ctx.db, email)).toEqual([]);
     const { IdToken } = await accounts.tokensOf(email, 'Own-choice-2026!');
     const waiting = await pending(IdToken);
     expect(waiting.map((i) => i.organisation.id).sort()).toEqual([orgA, orgB].sort());
     const declined = await s.api(`/invitations/${waiting.find((i) => i.organisation.id === orgA)!.inviteId}/decline`, { method: 'POST', token: IdToken });
     expect(declined.status).toBe(200);
     expect((await pending(IdToken)).map((i) => i.organisation.id)).toEqual([orgB]);
-    expect(await orgsOf(email)).toEqual([]);
+    expect(await orgsOf(s.ctx.db, email)).toEqual([]);
   });
 });

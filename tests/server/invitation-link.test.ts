@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, testDrivers, type TestServer } from './harness';
 import { CLIENT, identityAccounts } from './security-helpers';
-import { addMember, makeOrg, makeUser } from './fixtures';
+import { orgsOf, twoOrganisations } from './fixtures';
 import { verifyPassword } from '../../server/identity/passwords';
 import { INVITE_LINK_MESSAGES } from '../../src/domain/messages';
 
@@ -28,20 +28,15 @@ describe.each(testDrivers)('invitation links are one-time tokens on %s (issue 35
     const res = await s.api(`/organisations/${orgId}/invite${resend ? '?resend=true' : ''}`, { method: 'POST', token: ownerToken, json: resend ? { email } : { email, name: 'New Person', role: 1 } });
     expect(res.status, await res.clone().text()).toBe(200);
   };
-  const orgsOf = async (email: string) =>
-    (await s.ctx.db.query<{ org_id: string }>('SELECT m.org_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = $1', [email])).map((r) => r.org_id);
   const choosePassword = (email: string, session: string, NEW_PASSWORD = 'Own-choice-2026!') =>
     accounts.cognito('RespondToAuthChallenge', { ChallengeName: 'NEW_PASSWORD_REQUIRED', ClientId: CLIENT, Session: session, ChallengeResponses: { USERNAME: email, NEW_PASSWORD } });
   const refused = (message: string) => ({ status: 400, body: { __type: 'NotAuthorizedException', message } });
 
   beforeAll(async () => {
     s = await startTestServer(driver, {}, { now: () => clock });
-    const owner = await makeUser(s.ctx.db);
-    orgA = (await makeOrg(s.ctx.db, { name: 'Alpha Water' })).id;
-    orgB = (await makeOrg(s.ctx.db, { name: 'Bravo Water' })).id;
-    await addMember(s.ctx.db, orgA, owner.id, 3);
-    await addMember(s.ctx.db, orgB, owner.id, 3);
-    ownerToken = await s.tokenFor(owner.id);
+    const world = await twoOrganisations(s.ctx.db);
+    ({ orgA, orgB } = world);
+    ownerToken = await s.tokenFor(world.owner.id);
   });
   afterAll(async () => {
     await s?.close();
@@ -70,7 +65,7 @@ describe.each(testDrivers)('invitation links are one-time tokens on %s (issue 35
     const first = await accounts.signIn(email, code!);
     const second = await accounts.signIn(email, code!); // the same link opened twice before either answered
     expect((await choosePassword(email, first.body.Session)).status).toBe(200);
-    expect(await orgsOf(email)).toEqual([orgA]);
+    expect(await orgsOf(s.ctx.db, email)).toEqual([orgA]);
     expect(await accounts.signIn(email, code!)).toEqual(refused(INVITE_LINK_MESSAGES.used));
     // a dead link is no failed password: it needs the token, so it counts nothing towards the lockout
     const [row] = await s.ctx.db.query<{ failed_logins: number }>('SELECT failed_logins FROM users WHERE email = $1', [email]);
@@ -94,7 +89,7 @@ describe.each(testDrivers)('invitation links are one-time tokens on %s (issue 35
     const challenge = await accounts.signIn(email, fresh!);
     expect(challenge.body.ChallengeName).toBe('NEW_PASSWORD_REQUIRED');
     expect((await choosePassword(email, challenge.body.Session)).status).toBe(200);
-    expect(await orgsOf(email)).toEqual([orgA]);
+    expect(await orgsOf(s.ctx.db, email)).toEqual([orgA]);
   });
 
   it('a cancelled invitation’s link says so, also from a challenge opened before the cancel', async () => {
@@ -105,7 +100,7 @@ describe.each(testDrivers)('invitation links are one-time tokens on %s (issue 35
     expect((await s.api(`/organisations/${orgA}/invite/${encodeURIComponent(email)}`, { method: 'DELETE', token: ownerToken })).status).toBe(200);
     expect(await choosePassword(email, challenge.body.Session)).toEqual(refused(INVITE_LINK_MESSAGES.cancelled));
     expect(await accounts.signIn(email, code!)).toEqual(refused(INVITE_LINK_MESSAGES.cancelled));
-    expect(await orgsOf(email)).toEqual([]);
+    expect(await orgsOf(s.ctx.db, email)).toEqual([]);
   });
 
   it('each organisation’s link is its own: one sets the password and joins that organisation; the other then says the account has a password', async () => {
@@ -115,7 +110,7 @@ describe.each(testDrivers)('invitation links are one-time tokens on %s (issue 35
     const [a, b] = await linkCodes(email);
     const challenge = await accounts.signIn(email, b!);
     expect((await choosePassword(email, challenge.body.Session)).status).toBe(200);
-    expect(await orgsOf(email)).toEqual([orgB]);
+    expect(await orgsOf(s.ctx.db, email)).toEqual([orgB]);
     expect(await accounts.signIn(email, a!)).toEqual(refused(INVITE_LINK_MESSAGES.hasPassword));
   });
 
