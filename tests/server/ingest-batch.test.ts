@@ -1,18 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { freshDb, testDrivers } from './harness';
-import { makeOrg, makeSensor } from './fixtures';
+import { testDrivers } from './harness';
+import { makeSensor } from './fixtures';
+import { MIN, T0, ingestDb, level, pending, type Sensor } from './ingest-kit';
 import type { Db } from '../../server/db/db';
 import type { Logger } from '../../server/log';
-import { migrate } from '../../server/db/migrate';
 import { writeBatch, type Ingested, type Pending } from '../../server/ingest/batch-write';
 import { UplinkBatcher } from '../../server/ingest/batcher';
-import { uplinkSchema, type UplinkInput } from '../../src/contract/uplink.schema';
 
-const MIN = 60_000;
-const T0 = Date.UTC(2026, 3, 1);
 const quiet = { warn() {} } as unknown as Logger;
-type Sensor = Awaited<ReturnType<typeof makeSensor>>;
 // level = 3000 - rawDistance; threshold alarm at 2000 mm of level, rapid rise of 500 mm in an hour
 const alarms = { '0': { type: 'THRESHOLD_INCREASING', threshold: 2000, enabled: true }, '1': { type: 'DELTA_INCREASING', threshold: 500, enabled: true } };
 
@@ -21,15 +17,11 @@ describe.each(testDrivers)('group commit of uplinks on %s (issue 10: one transac
   let drop: () => Promise<void>;
   let orgId: string;
   beforeAll(async () => {
-    ({ db, drop } = await freshDb(driver));
-    await migrate(db);
-    orgId = (await makeOrg(db)).id;
+    ({ db, drop, orgId } = await ingestDb(driver));
   });
   afterAll(() => drop?.());
 
   const sensor = () => makeSensor(db, orgId, { alarms, displayInfo: { offsetMeasurement: 3000, referenceLines: [] } });
-  const pending = (s: Sensor, body: Omit<UplinkInput, 'serial'>, now = T0 + 10 * MIN, key = s.deviceKey): Pending => ({ deviceKey: key, up: uplinkSchema.parse({ serial: s.serial, ...body }), now });
-  const level = (s: Sensor, time: number, mm: number, extra: Omit<UplinkInput, 'serial'> = {}) => pending(s, { measurements: [{ time, rawDistance: 3000 - mm }], ...extra }, time + 5_000);
   const batch = (items: Pending[]) => db.tx((q) => writeBatch(q, items));
   const oneByOne = async (items: Pending[]) => {
     const out: (Ingested | Error)[] = [];

@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDb, testDrivers } from './harness';
-import { makeOrg, makeSensor } from './fixtures';
+import { testDrivers } from './harness';
+import { makeSensor } from './fixtures';
+import { MIN, T0, ingestDb, level, type Sensor } from './ingest-kit';
 import type { Db } from '../../server/db/db';
-import { migrate } from '../../server/db/migrate';
 import { writeBatch, type Pending } from '../../server/ingest/batch-write';
-import { uplinkSchema } from '../../src/contract/uplink.schema';
-
-const MIN = 60_000;
-const T0 = Date.UTC(2026, 3, 1);
-type Sensor = Awaited<ReturnType<typeof makeSensor>>;
 
 // Issue 10's in-place rewrite of a sensor's row at each uplink, in the server-alone project
 // (vitest.config.ts): a PostgreSQL shared with other suites sometimes prunes nothing for a whole
@@ -20,18 +15,11 @@ describe.each(testDrivers)('group commit of uplinks on %s: the sensors table (is
   let drop: () => Promise<void>;
   let orgId: string;
   beforeAll(async () => {
-    ({ db, drop } = await freshDb(driver));
-    await migrate(db);
-    orgId = (await makeOrg(db)).id;
+    ({ db, drop, orgId } = await ingestDb(driver));
   });
   afterAll(() => drop?.());
 
   const sensor = () => makeSensor(db, orgId, { displayInfo: { offsetMeasurement: 3000, referenceLines: [] } });
-  const level = (s: Sensor, time: number, mm: number, extra: Record<string, unknown> = {}): Pending => ({
-    deviceKey: s.deviceKey,
-    up: uplinkSchema.parse({ serial: s.serial, measurements: [{ time, rawDistance: 3000 - mm }], ...extra }),
-    now: time + 5_000,
-  });
   const batch = (items: Pending[]) => db.tx((q) => writeBatch(q, items));
 
   it("rewrites a sensor's row in place at each uplink (HOT: half of each page of sensors is kept free)", async () => {
