@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
 import { createSensorSearch, SEARCH_DEBOUNCE_MS } from '../../domain/sensor-search';
 import type { FleetHandle } from '../../shared/use-fleet';
@@ -48,7 +48,9 @@ const names = ['Alpha Bore', 'Bravo Tank', 'Charlie Weir', 'Delta Flow', 'Harbou
 
 const options = () => screen.queryAllByRole('option').map((o) => o.textContent);
 const typeQuery = (value: string) => fireEvent.change(screen.getByRole('combobox', { name: 'Sensor' }), { target: { value } });
-const debounce = () => act(() => new Promise((r) => setTimeout(r, SEARCH_DEBOUNCE_MS + 50)));
+/** The worker's answer reaches the view (promises, effects: no timers). */
+const settle = () => act(async () => {});
+const debounce = () => act(() => vi.advanceTimersByTime(SEARCH_DEBOUNCE_MS));
 
 /** Monitoring-client 5 (search, fuzzy over name and serial, debounced 200 ms) in the notifications page's sensor filter. */
 describe('notifications sensor filter', () => {
@@ -57,8 +59,12 @@ describe('notifications sensor filter', () => {
     worker.applied = '';
     worker.asked = [];
     worker.version = 1;
+    vi.useFakeTimers();
   });
-  afterEach(cleanup);
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+  });
 
   const show = (onChange = vi.fn(), value?: string, label?: string) => {
     render(
@@ -76,28 +82,34 @@ describe('notifications sensor filter', () => {
   it('offers only the answer to the query typed: "Searching…" until the worker has searched it, never the rows of another query', async () => {
     const onChange = show();
     // an empty query: the fleet's first rows
-    await waitFor(() => expect(options()).toHaveLength(names.length));
+    await settle();
+    expect(options()).toHaveLength(names.length);
 
     typeQuery('harbour');
     expect(options()).toEqual([]);
     expect(screen.getByText('Searching…')).toBeTruthy();
-    await debounce();
+    // debounced 200 ms: not searched a moment before
+    act(() => vi.advanceTimersByTime(SEARCH_DEBOUNCE_MS - 1));
+    expect(worker.asked).not.toContain('harbour');
+    act(() => vi.advanceTimersByTime(1));
     expect(worker.asked.at(-1)).toBe('harbour');
     // searched, not yet answered: still nothing to click
     expect(options()).toEqual([]);
     expect(screen.getByText('Searching…')).toBeTruthy();
 
     act(() => worker.answer());
-    await waitFor(() => expect(options()).toEqual(['Harbour Tide Gauge · AA000005']));
+    await settle();
+    expect(options()).toEqual(['Harbour Tide Gauge · AA000005']);
     expect(screen.queryByText('Searching…')).toBeNull();
 
     // a new query: the last one's matches are gone at once, not offered until the new answer
     typeQuery('bravo');
     expect(options()).toEqual([]);
     expect(screen.getByText('Searching…')).toBeTruthy();
-    await debounce();
+    debounce();
     act(() => worker.answer());
-    await waitFor(() => expect(options()).toEqual(['Bravo Tank · AA000002']));
+    await settle();
+    expect(options()).toEqual(['Bravo Tank · AA000002']);
     fireEvent.click(screen.getByRole('option', { name: 'Bravo Tank · AA000002' }));
     expect(onChange).toHaveBeenCalledWith('s2');
   });
@@ -105,18 +117,21 @@ describe('notifications sensor filter', () => {
   it('says so when the answer has no match', async () => {
     show();
     typeQuery('zzzz');
-    await debounce();
+    debounce();
     act(() => worker.answer());
-    await screen.findByText('No sensor matches');
+    await settle();
+    expect(screen.getByText('No sensor matches')).toBeTruthy();
     expect(options()).toEqual([]);
   });
 
   it('the chosen sensor is offered beside the fleet\'s first rows, not among the matches of a query it does not answer', async () => {
     show(vi.fn(), 's5', 'Harbour Tide Gauge · AA000005');
-    await waitFor(() => expect(options()).toHaveLength(names.length));
+    await settle();
+    expect(options()).toHaveLength(names.length);
     typeQuery('bravo');
-    await debounce();
+    debounce();
     act(() => worker.answer());
-    await waitFor(() => expect(options()).toEqual(['Bravo Tank · AA000002']));
+    await settle();
+    expect(options()).toEqual(['Bravo Tank · AA000002']);
   });
 });
