@@ -8,6 +8,7 @@ import { collect, connectWs } from './live-helpers';
 import { encodeSigfoxUplink, decodeSigfoxDownlink } from '../../server/networks/sigfox-frame';
 import { encodeMyriotaFrame } from '../../server/networks/myriota-frame';
 import type { NetworkIntegrations } from '../../src/contract/network-integrations.schema';
+import { estimateApplyAt, SIGFOX_DOWNLINK_GAP_MS, type EstimateSensor } from '../../src/domain/task-estimate';
 
 // Callbacks in the networks' documented shapes (docs/device-protocol.md), replayed against the real server.
 describe.each(testDrivers)('Sigfox and Myriota cloud callbacks on %s (issue 39)', (driver) => {
@@ -18,6 +19,7 @@ describe.each(testDrivers)('Sigfox and Myriota cloud callbacks on %s (issue 39)'
   let strangerToken: string;
   let secrets: NetworkIntegrations;
   const T = 1_790_000_000; // seconds
+  const SIGFOX_ANSWER_LIMIT_MS = 10_000;
 
   const sigfox = (body: unknown, secret: string | null = secrets.sigfox.secret) =>
     fetch(`${s.url}/ingest/sigfox`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(secret !== null ? { 'X-Tidewatch-Secret': secret } : {}) }, body: typeof body === 'string' ? body : JSON.stringify(body) });
@@ -137,7 +139,10 @@ describe.each(testDrivers)('Sigfox and Myriota cloud callbacks on %s (issue 39)'
     // a plain uplink does not collect it: the device is not listening
     expect((await sigfox(callback('4D5E6F', T, frame([1, 2, 3])))).status).toBe(200);
     expect(await status()).toBe('Created');
+    // the Sigfox backend waits 10 seconds for any callback's answer (then retries, and the device's listening window is gone)
+    const asked = Date.now();
     const res = await sigfox(callback('4D5E6F', T + 600, frame([4, 5, 6]), { ack: 'true' }));
+    expect(Date.now() - asked).toBeLessThan(SIGFOX_ANSWER_LIMIT_MS);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
     const answer = (await res.json()) as Record<string, { downlinkData: string }>;
@@ -156,6 +161,60 @@ describe.each(testDrivers)('Sigfox and Myriota cloud callbacks on %s (issue 39)'
     expect(config).toMatchObject({ measurementInterval: 15, transmissionInterval: 60, deltaCompressionEnabled: true });
   });
 
+  it('Sigfox: a downlink handed out counts against the budget of 4 a day: the sensor records the request, and the next queued task is not expected for 6 hours', async () => {
+    const sensor = await makeSensor(s.ctx.db, org.id, { radio: 'sigfox', serial: '6F7081' });
+    // firmware that reports on schedule: without the budget, the estimate would be the next transmission (30 minutes)
+    await s.ctx.db.query(`UPDATE sensors SET latest_boot_info = '{"firmwareVersion":131}'::jsonb WHERE id = $1`, [sensor.id]);
+    const now = Date.now();
+    const params = { measurementInterval: 10, measurementsPerTransmission: 3, maxGradient: 100, deltaCompressionEnabled: false };
+    const [first, second] = [randomUUID(), randomUUID()];
+    for (const [id, at] of [[first, now - 2000], [second, now - 1000]] as const) {
+      await s.ctx.db.query(`INSERT INTO downlink_tasks (id, sensor_id, type, params, created_at) VALUES ($1, $2, 'SensorConfig', $3, $4)`, [id, sensor.id, JSON.stringify(params), at]);
+    }
+    const before = Date.now();
+    const res = await sigfox(callback('6F7081', Math.floor(now / 1000), frame([300, 301, 302]), { ack: 'true' }));
+    const after = Date.now();
+    expect(decodeSigfoxDownlink(((await res.json()) as Record<string, { downlinkData: string }>)['6F7081'].downlinkData)).toEqual({ type: 'SensorConfig', params });
+    const status = async (id: string) => (await s.ctx.db.query<{ status: string }>('SELECT status FROM downlink_tasks WHERE id = $1', [id]))[0].status;
+    expect([await status(first), await status(second)]).toEqual(['Dispatched', 'Created']);
+    // the sensor as the remote-task screen reads it
+    const got = await s.api(`/organisations/${org.id}/sensors/${sensor.id}`, { token: memberToken });
+    expect(got.status).toBe(200);
+    const record = ((await got.json()) as { sensor: EstimateSensor }).sensor;
+    const requested = record.latestData?.lastDownlinkRequestAt;
+    expect(requested).toBeGreaterThanOrEqual(before);
+    expect(requested).toBeLessThanOrEqual(after);
+    const at = estimateApplyAt(record, { createdAt: now - 1000 }, 0, after);
+    expect(at).toBeGreaterThanOrEqual(requested! + SIGFOX_DOWNLINK_GAP_MS);
+    // the same sensor on a radio without the budget: expected with its next transmission
+    expect(estimateApplyAt({ ...record, radio: { type: 'cellular' } }, { createdAt: now - 1000 }, 0, after)).toBeLessThan(requested! + 60 * 60_000);
+  });
+
+  it('Myriota: the right secret and Myriota\'s signature store the packets and they reach a live subscriber', async () => {
+    const sensor = await makeSensor(s.ctx.db, org.id, { radio: 'myriota', serial: 'C0FFEE' });
+    const user = await makeUser(s.ctx.db);
+    await addMember(s.ctx.db, org.id, user.id, 1);
+    const browser = await connectWs(s, await s.tokenFor(user.id));
+    try {
+      const inbox = collect(browser);
+      await browser.subscribeAsync(`orgs/${org.id}/#`);
+      const ms = T * 1000 + 456;
+      const res = await myriota(envelope([{ Timestamp: ms, TerminalId: '00c0ffee00', Value: encodeMyriotaFrame({ serial: 'C0FFEE', battery: 55, spacingMinutes: 60, distances: [null, null, 2100, 2101.25] }) }]));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ stored: 2, duplicates: 0 });
+      expect(await s.ctx.db.query('SELECT time, raw_distance FROM measurements WHERE sensor_id = $1 ORDER BY time', [sensor.id])).toEqual([
+        { time: ms - 60 * 60_000, raw_distance: 2100 },
+        { time: ms, raw_distance: 2101.25 },
+      ]);
+      const latest = (await s.ctx.db.query<{ latest_data: Record<string, unknown> }>('SELECT latest_data FROM sensors WHERE id = $1', [sensor.id]))[0].latest_data;
+      expect(latest).toMatchObject({ battery: 55 });
+      const live = await inbox.next((m) => m.topic === `orgs/${org.id}/sensors/${sensor.id}/measurements`);
+      expect(live.body).toMatchObject({ serial: 'C0FFEE', measurements: [{ time: ms - 60 * 60_000, rawDistance: 2100 }, { time: ms, rawDistance: 2101.25 }] });
+    } finally {
+      await browser.endAsync();
+    }
+  });
+
   it('Myriota: the destination envelope stores every packet (secret in the path or the header), a repeat once; wrong secret 401, malformed 400, nothing stored', async () => {
     const a = await makeSensor(s.ctx.db, org.id, { radio: 'myriota', serial: 'ABCDEF' });
     const b = await makeSensor(s.ctx.db, org.id, { radio: 'myriota', serial: '0A1B2C3D' });
@@ -168,16 +227,21 @@ describe.each(testDrivers)('Sigfox and Myriota cloud callbacks on %s (issue 39)'
       const res = await myriota(envelope(packets), path, headers);
       expect(res.status).toBe(401);
     }
-    const malformed: [unknown, RegExp][] = [
-      [signed({ ...envelope(packets), Data: 'not json' }), /Data: is not JSON text/],
-      [signed({ ...envelope(packets), Data: JSON.stringify({ Packets: [] }) }), /^Invalid Myriota message Data: Packets: /],
-      [envelope([packets[0], { ...packets[1], Value: '00' }]), /^Packet 1: The Myriota frame must be 40 hexadecimal characters/],
-      [envelope([{ ...packets[0], Value: encodeMyriotaFrame({ serial: 'FFFFFF', spacingMinutes: 1, distances: [1, 2, 3, 4] }) }]), /No sensor of this organisation has the serial FFFFFF/],
+    const malformed: [unknown, number, string, RegExp][] = [
+      [signed({ ...envelope(packets), Data: 'not json' }), 400, 'INVALID_CALLBACK', /Data: is not JSON text/],
+      [{ ...envelope(packets), Data: 7 }, 400, 'INVALID_CALLBACK', /^Invalid Myriota message: Data: /],
+      [signed({ ...envelope(packets), Data: JSON.stringify({ Packets: [] }) }), 400, 'INVALID_CALLBACK', /^Invalid Myriota message Data: Packets: /],
+      [signed({ ...envelope(packets), Data: JSON.stringify({ Packets: [{ ...packets[0], Timestamp: 'soon' }] }) }), 400, 'INVALID_CALLBACK', /^Invalid Myriota message Data: Packets.0.Timestamp: /],
+      [envelope([packets[0], { ...packets[1], Value: '00' }]), 400, 'INVALID_FRAME', /^Packet 1: The Myriota frame must be 40 hexadecimal characters/],
+      [envelope([packets[0], { ...packets[1], Value: `40${packets[1].Value.slice(2)}` }]), 400, 'INVALID_FRAME', /^Packet 1: Unknown Myriota frame version 1/],
+      // one packet of a sensor this organisation does not have: none of the message is stored
+      [envelope([packets[0], { ...packets[1], Value: encodeMyriotaFrame({ serial: 'FFFFFF', spacingMinutes: 1, distances: [1, 2, 3, 4] }) }]), 404, 'UNKNOWN_DEVICE', /No sensor of this organisation has the serial FFFFFF/],
     ];
-    for (const [body, message] of malformed) {
+    for (const [body, status, code, message] of malformed) {
       const res = await myriota(body);
-      expect([400, 404]).toContain(res.status);
-      expect(((await res.json()) as { message: string }).message).toMatch(message);
+      const got = (await res.json()) as { code: string; message: string };
+      expect([res.status, got.code], got.message).toEqual([status, code]);
+      expect(got.message).toMatch(message);
     }
     expect(await count(a.id)).toBe(0);
     expect(await count(b.id)).toBe(0);
