@@ -161,6 +161,29 @@ describe.each(testDrivers)('Sigfox and Myriota cloud callbacks on %s (issue 39)'
     expect(config).toMatchObject({ measurementInterval: 15, transmissionInterval: 60, deltaCompressionEnabled: true });
   });
 
+  it('Sigfox: the same frame through several base stations at once is stored once; concurrent bidirectional callbacks hand out one task, the same to each', async () => {
+    const sensor = await makeSensor(s.ctx.db, org.id, { radio: 'sigfox', serial: '708192' });
+    const data = frame([500, 501, 502]);
+    const answers = await Promise.all(['false', 'true', 'true', 'true'].map((duplicate) => sigfox(callback('708192', T, data, { duplicate, station: randomUUID().slice(0, 4) }))));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const counts = (await Promise.all(answers.map((r) => r.json()))) as { stored: number; duplicates: number }[];
+    expect(counts.reduce((n, c) => n + c.stored, 0)).toBe(3);
+    expect(counts.reduce((n, c) => n + c.duplicates, 0)).toBe(9);
+    expect(await count(sensor.id)).toBe(3);
+    const params = (n: number) => ({ measurementInterval: n, measurementsPerTransmission: 2, maxGradient: 100, deltaCompressionEnabled: false });
+    const [first, second] = [randomUUID(), randomUUID()];
+    for (const [id, n] of [[first, 20], [second, 30]] as const) {
+      await s.ctx.db.query(`INSERT INTO downlink_tasks (id, sensor_id, type, params, created_at) VALUES ($1, $2, 'SensorConfig', $3, $4)`, [id, sensor.id, JSON.stringify(params(n)), T * 1000 + n]);
+    }
+    // Sigfox retries a callback it thinks failed while the first may still be answered: both get the oldest task
+    const bidir = await Promise.all([0, 1, 2].map(() => sigfox(callback('708192', T + 1800, frame([503, 504, 505]), { ack: 'true' }))));
+    const downlinks = await Promise.all(bidir.map(async (r) => (await r.json()) as Record<string, { downlinkData: string }>));
+    for (const d of downlinks) expect(decodeSigfoxDownlink(d['708192'].downlinkData)).toEqual({ type: 'SensorConfig', params: params(20) });
+    const status = async (id: string) => (await s.ctx.db.query<{ status: string }>('SELECT status FROM downlink_tasks WHERE id = $1', [id]))[0].status;
+    expect([await status(first), await status(second)]).toEqual(['Dispatched', 'Created']);
+    expect(await count(sensor.id)).toBe(6);
+  });
+
   it('Sigfox: a downlink handed out counts against the budget of 4 a day: the sensor records the request, and the next queued task is not expected for 6 hours', async () => {
     const sensor = await makeSensor(s.ctx.db, org.id, { radio: 'sigfox', serial: '6F7081' });
     // firmware that reports on schedule: without the budget, the estimate would be the next transmission (30 minutes)
