@@ -13,8 +13,8 @@ import { decodeMyriotaFrame, myriotaMeasurements } from './myriota-frame';
  * packets. The HTTP endpoints (network.routes.ts) and the simulator's Sigfox and Myriota sensors
  * both come through here, so a simulated radio sensor's frames travel the path a real one's do:
  * encoded by the radio's codec, decoded, stored by the one ingest path (idempotent on sensor and
- * time), published live after commit. A bad body or frame is a 400 with its reason; an unknown
- * serial a 404; nothing is stored unless every part was understood.
+ * time), published live after commit. A bad body or frame is a 400 with its reason, as is a sensor
+ * of another radio; an unknown serial a 404; nothing is stored unless every part was understood.
  */
 
 /** A callback variable as Sigfox fills it in: a number, or the number as text when the body template quotes it. */
@@ -53,16 +53,25 @@ export const serialOfSigfoxId = (id: string) => {
   return up.length <= 6 ? up.padStart(6, '0') : up.padStart(8, '0');
 };
 
-/** The sensors of the organisation among these serials, by serial: id and the task it has out (Dispatched), if any. */
-async function sensorsOf(ctx: AppContext, orgId: string, serials: string[]) {
-  const rows = await ctx.db.query<{ id: string; serial: string; dispatched: string | null }>(
-    `SELECT s.id, s.serial, (SELECT t.id FROM downlink_tasks t WHERE t.sensor_id = s.id AND t.status = 'Dispatched' ORDER BY t.dispatched_at LIMIT 1) AS dispatched
+const NETWORK_NAMES = { sigfox: 'Sigfox', myriota: 'Myriota' } as const;
+
+/**
+ * The sensors of the organisation among these serials, by serial: id and the task it has out
+ * (Dispatched), if any. Each must have the network's radio: a callback naming a sensor of another
+ * radio is a misconfigured device type or destination, refused before anything is stored (and a
+ * Sigfox callback never hands such a sensor a task its 8 bytes cannot carry).
+ */
+async function sensorsOf(ctx: AppContext, orgId: string, serials: string[], network: keyof typeof NETWORK_NAMES) {
+  const rows = await ctx.db.query<{ id: string; serial: string; radio: string | null; dispatched: string | null }>(
+    `SELECT s.id, s.serial, s.radio->>'type' AS radio, (SELECT t.id FROM downlink_tasks t WHERE t.sensor_id = s.id AND t.status = 'Dispatched' ORDER BY t.dispatched_at LIMIT 1) AS dispatched
      FROM sensors s WHERE s.org_id = $1 AND s.serial = ANY($2::text[])`,
     [orgId, serials],
   );
   const found = new Map(rows.map((r) => [r.serial, r]));
   const missing = serials.filter((s) => !found.has(s));
   if (missing.length) throw notFound('UNKNOWN_DEVICE', `No sensor of this organisation has the serial ${missing.join(', ')}.`);
+  const other = rows.find((r) => r.radio !== network);
+  if (other) throw badRequest('WRONG_NETWORK', `Sensor ${other.serial} is not a ${NETWORK_NAMES[network]} sensor (its radio is ${other.radio ?? 'not set'}).`);
   return found;
 }
 
@@ -78,7 +87,7 @@ export async function takeSigfoxCallback(ctx: AppContext, orgId: string, cb: Sig
     throw err;
   }
   const serial = serialOfSigfoxId(cb.device);
-  const sensor = (await sensorsOf(ctx, orgId, [serial])).get(serial)!;
+  const sensor = (await sensorsOf(ctx, orgId, [serial], 'sigfox')).get(serial)!;
   const time = cb.time * 1000;
   const { measurements, errors } = sigfoxMeasurements(frame, time);
   const signal = cb.rssi;
@@ -119,7 +128,7 @@ export async function takeMyriotaPackets(ctx: AppContext, orgId: string, packets
       throw err;
     }
   });
-  await sensorsOf(ctx, orgId, [...new Set(uplinks.map((u) => u.serial))]);
+  await sensorsOf(ctx, orgId, [...new Set(uplinks.map((u) => u.serial))], 'myriota');
   const acks = await Promise.all(uplinks.map((up) => ingestUplink(ctx, undefined, up, { orgId, downlinks: 'none' })));
   return { stored: acks.reduce((n, a) => n + a.stored, 0), duplicates: acks.reduce((n, a) => n + a.duplicates, 0) };
 }

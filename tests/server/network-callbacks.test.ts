@@ -126,6 +126,17 @@ describe.each(testDrivers)('Sigfox and Myriota cloud callbacks on %s (issue 39)'
     const elsewhere = await makeSensor(s.ctx.db, (await makeOrg(s.ctx.db)).id, { radio: 'sigfox', serial: '3C4D5E' });
     const res = await sigfox(callback('3C4D5E', T, frame([1, 2, 3])));
     expect(res.status).toBe(404);
+    // a sensor of another radio named by a Sigfox callback (a misconfigured device type): refused, and its queued task not handed out
+    const cellular = await makeSensor(s.ctx.db, org.id, { radio: 'cellular', serial: '3C4D5F' });
+    const queued = randomUUID();
+    await s.ctx.db.query(`INSERT INTO downlink_tasks (id, sensor_id, type, params, created_at) VALUES ($1, $2, 'FirmwareDownload', '{}'::jsonb, $3)`, [queued, cellular.id, T * 1000]);
+    for (const more of [{}, { ack: 'true' }]) {
+      const wrong = await sigfox(callback('3C4D5F', T, frame([1, 2, 3]), more));
+      expect(wrong.status).toBe(400);
+      expect(await wrong.json()).toEqual({ code: 'WRONG_NETWORK', message: 'Sensor 3C4D5F is not a Sigfox sensor (its radio is cellular).' });
+    }
+    expect((await s.ctx.db.query<{ status: string }>('SELECT status FROM downlink_tasks WHERE id = $1', [queued]))[0].status).toBe('Created');
+    expect(await count(cellular.id)).toBe(0);
     expect(await count(sensor.id)).toBe(0);
     expect(await count(elsewhere.id)).toBe(0);
   });
@@ -241,6 +252,7 @@ describe.each(testDrivers)('Sigfox and Myriota cloud callbacks on %s (issue 39)'
   it('Myriota: the destination envelope stores every packet (secret in the path or the header), a repeat once; wrong secret 401, malformed 400, nothing stored', async () => {
     const a = await makeSensor(s.ctx.db, org.id, { radio: 'myriota', serial: 'ABCDEF' });
     const b = await makeSensor(s.ctx.db, org.id, { radio: 'myriota', serial: '0A1B2C3D' });
+    const wifi = await makeSensor(s.ctx.db, org.id, { radio: 'wifi' });
     const ms = T * 1000 + 123;
     const packets = [
       { Timestamp: ms, TerminalId: '0001020304', Value: encodeMyriotaFrame({ serial: 'ABCDEF', battery: 66, spacingMinutes: 60, distances: [null, 1500, 1510, 1520] }) },
@@ -257,8 +269,9 @@ describe.each(testDrivers)('Sigfox and Myriota cloud callbacks on %s (issue 39)'
       [signed({ ...envelope(packets), Data: JSON.stringify({ Packets: [{ ...packets[0], Timestamp: 'soon' }] }) }), 400, 'INVALID_CALLBACK', /^Invalid Myriota message Data: Packets.0.Timestamp: /],
       [envelope([packets[0], { ...packets[1], Value: '00' }]), 400, 'INVALID_FRAME', /^Packet 1: The Myriota frame must be 40 hexadecimal characters/],
       [envelope([packets[0], { ...packets[1], Value: `40${packets[1].Value.slice(2)}` }]), 400, 'INVALID_FRAME', /^Packet 1: Unknown Myriota frame version 1/],
-      // one packet of a sensor this organisation does not have: none of the message is stored
+      // one packet of a sensor this organisation does not have, or of one on another radio: none of the message is stored
       [envelope([packets[0], { ...packets[1], Value: encodeMyriotaFrame({ serial: 'FFFFFF', spacingMinutes: 1, distances: [1, 2, 3, 4] }) }]), 404, 'UNKNOWN_DEVICE', /No sensor of this organisation has the serial FFFFFF/],
+      [envelope([packets[0], { ...packets[1], Value: encodeMyriotaFrame({ serial: wifi.serial, spacingMinutes: 1, distances: [1, 2, 3, 4] }) }]), 400, 'WRONG_NETWORK', /^Sensor [0-9A-F]{8} is not a Myriota sensor \(its radio is wifi\)\.$/],
     ];
     for (const [body, status, code, message] of malformed) {
       const res = await myriota(body);
@@ -268,6 +281,7 @@ describe.each(testDrivers)('Sigfox and Myriota cloud callbacks on %s (issue 39)'
     }
     expect(await count(a.id)).toBe(0);
     expect(await count(b.id)).toBe(0);
+    expect(await count(wifi.id)).toBe(0);
     const ok = await myriota(envelope(packets));
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ stored: 7, duplicates: 0 });
