@@ -3,7 +3,8 @@ import react from '@vitejs/plugin-react';
 import wasm from 'vite-plugin-wasm';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
+import type { ChunkingContext } from 'rolldown';
 
 // The app is served by the product's own server (server/main.ts) from dist/.
 // In `vite dev` the API, identity, MQTT and ingest paths are proxied to it.
@@ -70,6 +71,84 @@ const manifestOnlyInReader = {
   transformIndexHtml: { order: 'post' as const, handler: (html: string, ctx: { filename: string }) => (ctx.filename.endsWith('reader.html') ? html : html.replace(/<link rel="manifest"[^>]*>/, '')) },
 };
 
+/*
+ * Chunk grouping (issues 32, 34). Left to itself Rolldown makes one common chunk for each set of
+ * entries (the two pages and every lazy import: each page, each setup and settings section) that
+ * share a module, so a signed-in page fetched dozens of chunks of a few hundred bytes (a Mantine
+ * component, a Tabler icon, a schema each): 97 scripts for the sensors page, 6 at a time over
+ * HTTP/1.1. Two groups of output.codeSplitting (Rolldown's manual code splitting):
+ * - `common`: the modules the entries load first ($initial) that two or more entries share, split
+ *   by the entries that use them (entriesAware), which is what Rolldown does itself: `/login` and
+ *   `/reader` load the same files as without the groups, and these modules stay out of `lazy`;
+ * - `lazy`: the other shared modules, split the same way, a set smaller than MERGE_BELOW (module
+ *   source bytes) merged into the set of entries closest to its own (entriesAwareMergeThreshold).
+ *   Left out: the reader's modules (so its lazy map loads what it did), the heavy libraries a page
+ *   loads only when it needs them, what they import and any module that imports one.
+ * MERGE_BELOW was measured (docs/performance.md, "Where the first rows wait now"): 4 kB took the
+ * sensors page from 97 to 74 scripts for the same bytes; 10 kB and 20 kB cut more requests but
+ * merged the fleet's code (use-fleet, the data worker's client, luxon) into what the organisation
+ * settings load, +160 kB there. Dependencies are not pulled into a group
+ * (includeDependenciesRecursively: false): a group's chunk imports the entries' chunks as before.
+ */
+const MERGE_BELOW = 4_000;
+const HEAVY = /[\\/]node_modules[\\/](?:maplibre-gl|@maplibre|@deck\.gl|@luma\.gl|@loaders\.gl|@math\.gl|@probe\.gl|@protomaps|pmtiles|supercluster|mqtt|mqtt-packet|@zxcvbn-ts|xlsx|uplot|qrcode|dijkstrajs|papaparse|topojson-client|world-atlas|cities\.json)[\\/]/;
+
+function chunkGroups() {
+  const heavyReach = new Map<string, boolean>();
+  /** Whether a module's static imports reach a heavy library. */
+  const reachesHeavy = (id: string, ctx: ChunkingContext): boolean => {
+    const known = heavyReach.get(id);
+    if (known !== undefined) return known;
+    heavyReach.set(id, false); // a cycle adds nothing
+    const found = HEAVY.test(id) || (ctx.getModuleInfo(id)?.importedIds ?? []).some((dep) => reachesHeavy(dep, ctx));
+    heavyReach.set(id, found);
+    return found;
+  };
+  const heavyDep = new Map<string, boolean>();
+  /** Whether a heavy library imports the module (it is part of that library's load: fflate under pmtiles). */
+  const underHeavy = (id: string, ctx: ChunkingContext): boolean => {
+    const known = heavyDep.get(id);
+    if (known !== undefined) return known;
+    heavyDep.set(id, false);
+    const found = HEAVY.test(id) || (ctx.getModuleInfo(id)?.importers ?? []).some((by) => underHeavy(by, ctx));
+    heavyDep.set(id, found);
+    return found;
+  };
+  let reader: Set<string> | undefined;
+  /** The reader's own modules (all it can load, walked through the app's modules, not into libraries' internals) and the libraries they import. */
+  const readerModules = (ctx: ChunkingContext) => {
+    const seen = new Set<string>();
+    const stack = [resolve(import.meta.dirname, 'reader.html')];
+    while (stack.length) {
+      const m = ctx.getModuleInfo(stack.pop()!);
+      if (!m || seen.has(m.id)) continue;
+      seen.add(m.id);
+      if (!/[\\/]node_modules[\\/]/.test(m.id)) stack.push(...m.importedIds, ...m.dynamicallyImportedIds);
+    }
+    if (seen.size < 10) throw new Error('vite.config.ts chunk groups: reader.html is not in the module graph');
+    return seen;
+  };
+  return [
+    { name: 'common', tags: ['$initial' as const], minShareCount: 2, entriesAware: true, priority: 2 },
+    {
+      name: (id: string, ctx: ChunkingContext) => ((reader ??= readerModules(ctx)).has(id) || reachesHeavy(id, ctx) || underHeavy(id, ctx) ? null : 'lazy'),
+      minShareCount: 2,
+      entriesAware: true,
+      entriesAwareMergeThreshold: MERGE_BELOW,
+      priority: 1,
+    },
+  ];
+}
+
+/** A group's chunk is named after its last module (as Rolldown names a common chunk), the lazy ones with `lazy-` before it. */
+function chunkFileName(chunk: { name: string; moduleIds: string[] }): string {
+  const [group] = chunk.name.split('~');
+  if (group === chunk.name || (group !== 'common' && group !== 'lazy')) return 'assets/[name]-[hash].js';
+  const last = (chunk.moduleIds.at(-1) ?? group).replace(/[?#].*$/, '');
+  const stem = basename(last).replace(/\.[^.]*$/, '').replace(/[^\w.-]/g, '') || group;
+  return `assets/${group === 'lazy' ? `lazy-${stem}` : stem}-[hash].js`;
+}
+
 export default defineConfig({
   plugins: [
     react(),
@@ -88,7 +167,10 @@ export default defineConfig({
     outDir: process.env.VITE_OUT_DIR ?? 'dist',
     sourcemap: true,
     // two entries of one build: the monitoring app and the meter reader's app (/reader/)
-    rollupOptions: { input: { index: resolve(import.meta.dirname, 'index.html'), reader: resolve(import.meta.dirname, 'reader.html') } },
+    rollupOptions: {
+      input: { index: resolve(import.meta.dirname, 'index.html'), reader: resolve(import.meta.dirname, 'reader.html') },
+      output: { chunkFileNames: chunkFileName, codeSplitting: { includeDependenciesRecursively: false, groups: chunkGroups() } },
+    },
   },
   server: {
     proxy: {
