@@ -1,10 +1,9 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 import wasm from 'vite-plugin-wasm';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 import { basename, resolve } from 'node:path';
-import type { ChunkingContext } from 'rolldown';
 
 // The app is served by the product's own server (server/main.ts) from dist/.
 // In `vite dev` the API, identity, MQTT and ingest paths are proxied to it.
@@ -96,7 +95,7 @@ const HEAVY = /[\\/]node_modules[\\/](?:maplibre-gl|@maplibre|@deck\.gl|@luma\.g
 function chunkGroups() {
   const heavyReach = new Map<string, boolean>();
   /** Whether a module's static imports reach a heavy library. */
-  const reachesHeavy = (id: string, ctx: ChunkingContext): boolean => {
+  const reachesHeavy = (id: string, ctx: Rolldown.ChunkingContext): boolean => {
     const known = heavyReach.get(id);
     if (known !== undefined) return known;
     heavyReach.set(id, false); // a cycle adds nothing
@@ -106,7 +105,7 @@ function chunkGroups() {
   };
   const heavyDep = new Map<string, boolean>();
   /** Whether a heavy library imports the module (it is part of that library's load: fflate under pmtiles). */
-  const underHeavy = (id: string, ctx: ChunkingContext): boolean => {
+  const underHeavy = (id: string, ctx: Rolldown.ChunkingContext): boolean => {
     const known = heavyDep.get(id);
     if (known !== undefined) return known;
     heavyDep.set(id, false);
@@ -116,7 +115,7 @@ function chunkGroups() {
   };
   let reader: Set<string> | undefined;
   /** The reader's own modules (all it can load, walked through the app's modules, not into libraries' internals) and the libraries they import. */
-  const readerModules = (ctx: ChunkingContext) => {
+  const readerModules = (ctx: Rolldown.ChunkingContext) => {
     const seen = new Set<string>();
     const stack = [resolve(import.meta.dirname, 'reader.html')];
     while (stack.length) {
@@ -131,7 +130,7 @@ function chunkGroups() {
   return [
     { name: 'common', tags: ['$initial' as const], minShareCount: 2, entriesAware: true, priority: 2 },
     {
-      name: (id: string, ctx: ChunkingContext) => ((reader ??= readerModules(ctx)).has(id) || reachesHeavy(id, ctx) || underHeavy(id, ctx) ? null : 'lazy'),
+      name: (id: string, ctx: Rolldown.ChunkingContext) => ((reader ??= readerModules(ctx)).has(id) || reachesHeavy(id, ctx) || underHeavy(id, ctx) ? null : 'lazy'),
       minShareCount: 2,
       entriesAware: true,
       entriesAwareMergeThreshold: MERGE_BELOW,
