@@ -1,6 +1,7 @@
 // Benchmark 1's per-column kernels (wasm-core/assembly/bench-kernels.ts), compiled on their own with
-// the core's release options (never part of core.wasm), for m4.bench.ts's target row; the plain
-// JavaScript harness bench/m4-kernels.mjs times the same kernels in more detail.
+// the core's release options (never part of core.wasm), staged and checked, for m4.bench.ts's
+// target row and for bench/m4-kernels.mjs, which times every kernel in more detail (plain Node
+// imports this file: its types are erasable).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,15 +14,21 @@ interface KernelExports {
   _start(): void;
   alloc(bytes: number): number;
   free(ptr: number): void;
+  // the floor, M4 and the kernels short of the first indices, for bench/m4-kernels.mjs
+  streamFloor(tp: number, vp: number, n: number, step: number): bigint;
+  m4(tp: number, vp: number, n: number, t0: number, t1: number, width: number, ot: number, ov: number): number;
+  mmTree(vp: number, n: number): number;
+  colsMinMax(vp: number, ends: number, ncols: number, out: number): void;
+  colsTrack(vp: number, ends: number, ncols: number, out: number): void;
   colsIndex(vp: number, ends: number, ncols: number, out: number, scratch: number): void;
-  laneIndex(vp: number, ends: number, ncols: number, out: number): void;
-  prefixSearch(vp: number, ends: number, ncols: number, out: number, scratch: number, slot: number): void;
   prefixCount(vp: number, ends: number, ncols: number, out: number, scratch: number, slot: number): void;
   halfSearch(vp: number, ends: number, ncols: number, out: number, scratch: number, slot: number): void;
+  tailIndex(vp: number, ends: number, ncols: number, out: number, scratch: number): void;
+  pairIndex(vp: number, ends: number, ncols: number, out: number, scratch: number): void;
 }
 
 /** The exact per-column kernels: each writes every column's first minimum and first maximum index. */
-export const EXACT_KERNELS = ['colsIndex', 'laneIndex', 'prefixSearch', 'prefixCount', 'halfSearch'] as const;
+export const EXACT_KERNELS = ['colsIndex', 'prefixCount', 'halfSearch', 'tailIndex', 'pairIndex'] as const;
 export type ExactKernel = (typeof EXACT_KERNELS)[number];
 
 /** Compiles bench-kernels.ts with the options of wasm-core/asconfig.json's release target. */
@@ -56,11 +63,20 @@ export function columnEnds(time: Float64Array, width: number): Int32Array {
   return Int32Array.from(ends);
 }
 
+/** The exact kernels as calls, and where the values, the column ends and the output were staged. */
+export interface Staged {
+  calls: Record<ExactKernel, () => void>;
+  vp: number;
+  ends: number;
+  ncols: number;
+  out: number;
+}
+
 /**
  * The values and column ends staged in the kernels' memory, with every exact kernel as a call; each
  * kernel's first indices are checked against a plain loop before it is returned.
  */
-export function stageKernels(x: KernelExports, value: Float32Array, ends: Int32Array): Record<ExactKernel, () => void> {
+export function stageKernels(x: KernelExports, value: Float32Array, ends: Int32Array): Staged {
   const n = value.length;
   const nc = ends.length;
   const vp = x.alloc(n * 4);
@@ -76,10 +92,10 @@ export function stageKernels(x: KernelExports, value: Float32Array, ends: Int32A
   const scratch2 = x.alloc(8 * slot + 8 * 16);
   const calls: Record<ExactKernel, () => void> = {
     colsIndex: () => x.colsIndex(vp, ep, nc, out, scratch),
-    laneIndex: () => x.laneIndex(vp, ep, nc, out),
-    prefixSearch: () => x.prefixSearch(vp, ep, nc, out, scratch2, slot),
     prefixCount: () => x.prefixCount(vp, ep, nc, out, scratch2, slot),
     halfSearch: () => x.halfSearch(vp, ep, nc, out, scratch2, slot),
+    tailIndex: () => x.tailIndex(vp, ep, nc, out, scratch),
+    pairIndex: () => x.pairIndex(vp, ep, nc, out, scratch),
   };
   let a = 0;
   const want: number[] = [];
@@ -99,5 +115,5 @@ export function stageKernels(x: KernelExports, value: Float32Array, ends: Int32A
     const bad = want.findIndex((w, i) => got[i] !== w);
     if (bad >= 0) throw new Error(`${k} gives a wrong first index in column ${bad >> 1}`);
   }
-  return calls;
+  return { calls, vp, ends: ep, ncols: nc, out };
 }

@@ -81,7 +81,7 @@ export async function run(): Promise<BenchRow[]> {
  * the ways bench-kernels.ts knows. All of them and M4 run in the same interleaved rounds.
  */
 async function vsFastestKernel(wasm: () => unknown, time: Float64Array, value: Float32Array, label: string): Promise<BenchRow> {
-  const kernels = stageKernels(await loadKernels(), value, columnEnds(time, WIDTH));
+  const kernels = stageKernels(await loadKernels(), value, columnEnds(time, WIDTH)).calls;
   const med = await interleaved({ m4: wasm, ...kernels }, { runs: Math.max(RUNS, 201), warmup: 60 });
   const fastest = EXACT_KERNELS.reduce((a, b) => (med[b] < med[a] ? b : a));
   const others = EXACT_KERNELS.filter((k) => k !== fastest).map((k) => `${k} ${(med[k] * 1000).toFixed(1)}`);

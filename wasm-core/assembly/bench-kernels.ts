@@ -1,13 +1,28 @@
-// Benchmark 1's kernels (issue 10): how far below M4 the work it cannot avoid lies. Never part of
-// core.wasm (index.ts does not export it): bench/m4-kernels.mjs compiles this file on its own and
-// times each kernel against the floor, on the same points, side by side. Each kernel does a
-// strict subset of M4's work on the same values (bit patterns as i32, as M4's integer path), so
-// the ratios are lower bounds for M4 done this way:
+// Benchmark 1's kernels: the work M4 cannot avoid, done the fastest ways found. Never part of
+// core.wasm (index.ts does not export it): bench/m4-kernels-kit.ts compiles this file on its own
+// with the core's release options. Each kernel does a strict subset of M4's work on the same
+// values (bit patterns as i32, as M4's integer path; columns longer than 64 points, no sign bits),
+// so the ratios are lower bounds for M4 done this way:
 //   mmTree      the minimum and maximum of all values, no columns (8 vectors an iteration, a tree)
 //   colsMinMax  per pixel column (its end given), minimum and maximum values only
 //   colsTrack   the same with M4's block scan and lane tracking (scanBits, inlined as in M4), no first-index search
-//   colsIndex   the same with M4's first-index searches after every 8 columns: the first minimum
-//               and maximum of every column, i.e. M4 without finding column ends or writing output
+// The exact per-column kernels (bench/m4-kernels-kit.ts's EXACT_KERNELS) each write every column's
+// first minimum and first maximum index to out (8 bytes a column), given the column ends: M4's
+// work without finding the column ends, the first and last points, or writing the output.
+//   colsIndex   colsTrack, then M4's first-index searches (64 values) after every 8 columns
+//   prefixCount the running per-lane extremes stored every 32 values (no tracking in the scan);
+//               the 32 values holding each extreme found by counting (per lane) the prefixes
+//               short of it, then searched
+//   halfSearch  M4's block scan tracking block numbers, each block's first half's extremes
+//               stored; the search looks at 32 values (the half that holds the extreme) not 64
+//   tailIndex   colsIndex, but blocks start at the column's first value and the values after the
+//               last whole block go 16 at a time (the last 16 clamped to end at e), not as a
+//               whole 64-value block overlapping the one before
+//   pairIndex   blocks of 32 values (8 vectors: no spills, no ordering stores), the last clamped
+//               to end at e; the search looks at 32 values
+// Slower ways, measured and removed: per-lane first indices blended in one pass, no search (about
+// 4x colsIndex); a binary search of the stored prefixes (1.35x); prefixCount with prefixes every 64
+// values (1.18x).
 export { alloc, free } from './memory';
 export { m4 } from './m4';
 export { streamFloor } from './floor';
@@ -116,18 +131,8 @@ export function colsIndex(vp: usize, ends: usize, ncols: i32, out: usize, scratc
   }
 }
 
-// Other ways to find the first indices (third m4 session), each giving colsIndex's answer: first
-// minimum and maximum index of every column to out (8 bytes a column). scratch holds 8 column
-// slots of `slot` bytes (32 bytes per 32 values of the longest column, and two more), then 128
-// bytes of results.
-//   laneIndex     one pass, no search: every lane keeps the index of its first extreme (index
-//                 vectors blended by the compare masks), two sets of lanes; then the earliest lane
-//   prefixSearch  the running per-lane extremes stored every 32 values (no tracking in the scan);
-//                 then per extreme a branch-free binary search of those prefixes for the first
-//                 that holds it, and a search of those 32 values
-//   prefixCount   the same, the prefix found by counting (per lane) the prefixes short of it
-//   halfSearch    M4's block scan tracking block numbers, each block's first half's extremes
-//                 stored; the search looks at 32 values (the half that holds the extreme) not 64
+// prefixCount, halfSearch: scratch holds 8 column slots of `slot` bytes (32 bytes per 32 values of
+// the longest column, and two more), then 128 bytes of results.
 
 // @ts-ignore: decorator
 @inline function hmin(v: v128): i32 {
@@ -165,51 +170,6 @@ export function colsIndex(vp: usize, ends: usize, ncols: i32, out: usize, scratc
   const all = i32x4.splat(m);
   const p = vp + (<usize>j << 2);
   return j + <i32>ctz(eq16(p, all) | (eq16(p + 64, all) << 16));
-}
-
-export function laneIndex(vp: usize, ends: usize, ncols: i32, out: usize): void {
-  let a = 0;
-  const off0 = v128(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0);
-  const off1 = v128(4, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0, 7, 0, 0, 0);
-  for (let c = 0; c < ncols; c++) {
-    const e = load<i32>(ends + (<usize>c << 2));
-    let mn0 = v128.load(vp + (<usize>a << 2));
-    let mn1 = v128.load(vp + (<usize>a << 2), 16);
-    let mx0 = mn0;
-    let mx1 = mn1;
-    const base = i32x4.splat(a);
-    let in0 = i32x4.add(base, off0);
-    let in1 = i32x4.add(base, off1);
-    let ix0 = in0;
-    let ix1 = in1;
-    const last = e - 8;
-    let j = a + 8;
-    while (true) {
-      // the last 8 values overlap those before: a value seen again is not strictly better
-      const jj = min(j, last);
-      const b = i32x4.splat(jj);
-      const p = vp + (<usize>jj << 2);
-      const v0 = v128.load(p);
-      const v1 = v128.load(p, 16);
-      const i0 = i32x4.add(b, off0);
-      const i1 = i32x4.add(b, off1);
-      in0 = v128.bitselect(i0, in0, i32x4.lt_s(v0, mn0));
-      in1 = v128.bitselect(i1, in1, i32x4.lt_s(v1, mn1));
-      ix0 = v128.bitselect(i0, ix0, i32x4.gt_s(v0, mx0));
-      ix1 = v128.bitselect(i1, ix1, i32x4.gt_s(v1, mx1));
-      mn0 = i32x4.min_s(mn0, v0);
-      mn1 = i32x4.min_s(mn1, v1);
-      mx0 = i32x4.max_s(mx0, v0);
-      mx1 = i32x4.max_s(mx1, v1);
-      if (j >= last) break;
-      j += 8;
-    }
-    const m = i32x4.splat(min(hmin(mn0), hmin(mn1)));
-    const x = i32x4.splat(max(hmax(mx0), hmax(mx1)));
-    store<i32>(out + (<usize>c << 3), <i32>min(laneFirst(mn0, in0, m), laneFirst(mn1, in1, m)));
-    store<i32>(out + (<usize>c << 3), <i32>min(laneFirst(mx0, ix0, x), laneFirst(mx1, ix1, x)), 4);
-    a = e;
-  }
 }
 
 let kMn: i32 = 0;
@@ -254,21 +214,6 @@ let kMx: i32 = 0;
   return <i32>((o - pre) >> 5);
 }
 
-/** The first of the S prefixes at pre (32 bytes apart) holding m in a lane (the last one does): branch-free binary search. */
-// @ts-ignore: decorator
-@inline function firstPrefix(pre: usize, S: i32, m: i32): i32 {
-  const all = i32x4.splat(m);
-  let base = pre;
-  let len = S;
-  while (len > 1) {
-    const half = len >> 1;
-    const hit = v128.any_true(i32x4.eq(v128.load(base + (<usize>(half - 1) << 5)), all));
-    base = hit ? base : base + (<usize>half << 5);
-    len -= half;
-  }
-  return <i32>((base - pre) >> 5);
-}
-
 /** Scans 8 columns at a time into their slots: count, extremes and end to the results after the slots. */
 // @ts-ignore: decorator
 @inline function scanGroup(vp: usize, ends: usize, c0: i32, g: i32, a: i32, scratch: usize, slot: usize): void {
@@ -281,27 +226,6 @@ let kMx: i32 = 0;
     store<i32>(r, kMx, 8);
     store<i32>(r, e, 12);
     a = e;
-  }
-}
-
-export function prefixSearch(vp: usize, ends: usize, ncols: i32, out: usize, scratch: usize, slot: usize): void {
-  let a = 0;
-  const res = scratch + 8 * slot;
-  for (let c0 = 0; c0 < ncols; c0 += 8) {
-    const g = min(8, ncols - c0);
-    scanGroup(vp, ends, c0, g, a, scratch, slot);
-    for (let q = 0; q < g; q++) {
-      const r = res + (<usize>q << 4);
-      const pre = scratch + <usize>q * slot;
-      const S = load<i32>(r);
-      const mn = load<i32>(r, 4);
-      const mx = load<i32>(r, 8);
-      const e = load<i32>(r, 12);
-      const o = out + (<usize>(c0 + q) << 3);
-      store<i32>(o, first32(vp, min(a + (firstPrefix(pre, S, mn) << 5), e - 32), mn));
-      store<i32>(o, first32(vp, min(a + (firstPrefix(pre + 16, S, mx) << 5), e - 32), mx), 4);
-      a = e;
-    }
   }
 }
 
@@ -434,3 +358,182 @@ export function halfSearch(vp: usize, ends: usize, ncols: i32, out: usize, scrat
     }
   }
 }
+
+// tailIndex, pairIndex
+
+// Scratch for the ordering stores in scanTail (never read), as FENCE in m4.ts.
+const KFENCE: usize = memory.data(32, 16);
+let tMn: i32 = 0;
+let tMx: i32 = 0;
+let tMb: i32 = 0;
+let tXb: i32 = 0;
+
+// @ts-ignore: decorator
+@inline function scanTail(vp: usize, a: i32, e: i32): void {
+  const first = load<i32>(vp + (<usize>a << 2));
+  let vmn = i32x4.splat(first);
+  let vmx = vmn;
+  let bmn = i32x4.splat(a);
+  let bmx = bmn;
+  let j = a;
+  for (; e - j >= 64; j += 64) {
+    const p = vp + (<usize>j << 2);
+    let v0 = v128.load(p);
+    let v1 = v128.load(p, 16);
+    let lo = i32x4.min_s(v0, v1);
+    let hi = i32x4.max_s(v0, v1);
+    v0 = v128.load(p, 32);
+    v1 = v128.load(p, 48);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 64);
+    v1 = v128.load(p, 80);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 96);
+    v1 = v128.load(p, 112);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v128.store(KFENCE, hi);
+    v128.store(KFENCE, lo, 16);
+    v0 = v128.load(p, 128);
+    v1 = v128.load(p, 144);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 160);
+    v1 = v128.load(p, 176);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 192);
+    v1 = v128.load(p, 208);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 224);
+    v1 = v128.load(p, 240);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    const here = i32x4.splat(j);
+    bmn = i32x4.max_s(bmn, v128.and(here, i32x4.lt_s(lo, vmn)));
+    vmn = i32x4.min_s(vmn, lo);
+    bmx = i32x4.max_s(bmx, v128.and(here, i32x4.gt_s(hi, vmx)));
+    vmx = i32x4.max_s(vmx, hi);
+  }
+  if (j < e) {
+    // a lane improved here has its first extreme in [jj, jj + 16): the 64-value search from jj finds it
+    const last = e - 16;
+    while (true) {
+      const jj = min(j, last);
+      const p = vp + (<usize>jj << 2);
+      const v0 = v128.load(p);
+      const v1 = v128.load(p, 16);
+      const v2 = v128.load(p, 32);
+      const v3 = v128.load(p, 48);
+      const lo = i32x4.min_s(i32x4.min_s(v0, v1), i32x4.min_s(v2, v3));
+      const hi = i32x4.max_s(i32x4.max_s(v0, v1), i32x4.max_s(v2, v3));
+      const here = i32x4.splat(jj);
+      bmn = i32x4.max_s(bmn, v128.and(here, i32x4.lt_s(lo, vmn)));
+      vmn = i32x4.min_s(vmn, lo);
+      bmx = i32x4.max_s(bmx, v128.and(here, i32x4.gt_s(hi, vmx)));
+      vmx = i32x4.max_s(vmx, hi);
+      if (j >= last) break;
+      j += 16;
+    }
+  }
+  const m = i32x4.splat(hmin(vmn));
+  const x = i32x4.splat(hmax(vmx));
+  tMn = i32x4.extract_lane(m, 0);
+  tMx = i32x4.extract_lane(x, 0);
+  tMb = <i32>laneFirst(vmn, bmn, m);
+  tXb = <i32>laneFirst(vmx, bmx, x);
+}
+
+export function tailIndex(vp: usize, ends: usize, ncols: i32, out: usize, scratch: usize): void {
+  let a = 0;
+  for (let c0 = 0; c0 < ncols; c0 += 8) {
+    const g = min(8, ncols - c0);
+    for (let q = 0; q < g; q++) {
+      const e = load<i32>(ends + (<usize>(c0 + q) << 2));
+      scanTail(vp, a, e);
+      const r = scratch + (<usize>q << 4);
+      store<i32>(r, tMb);
+      store<i32>(r, tXb, 4);
+      store<i32>(r, tMn, 8);
+      store<i32>(r, tMx, 12);
+      a = e;
+    }
+    for (let q = 0; q < g; q++) {
+      const r = scratch + (<usize>q << 4);
+      const o = out + (<usize>(c0 + q) << 3);
+      store<i32>(o, firstEqualBits(vp, load<i32>(r), load<i32>(r, 8)));
+      store<i32>(o, firstEqualBits(vp, load<i32>(r, 4), load<i32>(r, 12)), 4);
+    }
+  }
+}
+
+// @ts-ignore: decorator
+@inline function scanPairs(vp: usize, a: i32, e: i32): void {
+  const first = load<i32>(vp + (<usize>a << 2));
+  let vmn = i32x4.splat(first);
+  let vmx = vmn;
+  let bmn = i32x4.splat(a);
+  let bmx = bmn;
+  const last = e - 32;
+  let j = a;
+  while (true) {
+    const jj = min(j, last);
+    const p = vp + (<usize>jj << 2);
+    let v0 = v128.load(p);
+    let v1 = v128.load(p, 16);
+    let lo = i32x4.min_s(v0, v1);
+    let hi = i32x4.max_s(v0, v1);
+    v0 = v128.load(p, 32);
+    v1 = v128.load(p, 48);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 64);
+    v1 = v128.load(p, 80);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    v0 = v128.load(p, 96);
+    v1 = v128.load(p, 112);
+    lo = i32x4.min_s(lo, i32x4.min_s(v0, v1));
+    hi = i32x4.max_s(hi, i32x4.max_s(v0, v1));
+    const here = i32x4.splat(jj);
+    bmn = i32x4.max_s(bmn, v128.and(here, i32x4.lt_s(lo, vmn)));
+    vmn = i32x4.min_s(vmn, lo);
+    bmx = i32x4.max_s(bmx, v128.and(here, i32x4.gt_s(hi, vmx)));
+    vmx = i32x4.max_s(vmx, hi);
+    if (j >= last) break;
+    j += 32;
+  }
+  const m = i32x4.splat(hmin(vmn));
+  const x = i32x4.splat(hmax(vmx));
+  tMn = i32x4.extract_lane(m, 0);
+  tMx = i32x4.extract_lane(x, 0);
+  tMb = <i32>laneFirst(vmn, bmn, m);
+  tXb = <i32>laneFirst(vmx, bmx, x);
+}
+
+export function pairIndex(vp: usize, ends: usize, ncols: i32, out: usize, scratch: usize): void {
+  let a = 0;
+  for (let c0 = 0; c0 < ncols; c0 += 8) {
+    const g = min(8, ncols - c0);
+    for (let q = 0; q < g; q++) {
+      const e = load<i32>(ends + (<usize>(c0 + q) << 2));
+      scanPairs(vp, a, e);
+      const r = scratch + (<usize>q << 4);
+      store<i32>(r, tMb);
+      store<i32>(r, tXb, 4);
+      store<i32>(r, tMn, 8);
+      store<i32>(r, tMx, 12);
+      a = e;
+    }
+    for (let q = 0; q < g; q++) {
+      const r = scratch + (<usize>q << 4);
+      const o = out + (<usize>(c0 + q) << 3);
+      store<i32>(o, first32(vp, load<i32>(r), load<i32>(r, 8)));
+      store<i32>(o, first32(vp, load<i32>(r, 4), load<i32>(r, 12)), 4);
+    }
+  }
+}
+
