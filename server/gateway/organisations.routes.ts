@@ -17,6 +17,7 @@ interface OrgRow {
   locale: Organisation['locale'];
   features: Partial<Organisation['features']>;
   rest_api: { key: string; token: string } | null;
+  radio_network_sensors: boolean;
   default_notification_rule: Organisation['defaultNotificationRule'];
   notification_settings: Organisation['notificationSettings'];
   former_slugs?: string[] | null;
@@ -27,9 +28,11 @@ interface OrgRow {
 
 /**
  * The columns of an OrgRow, over organisations `o` joined with the caller's membership `m`. (The
- * MFA columns: what the owner requires, and whether this caller lacks it here.)
+ * MFA columns: what the owner requires, and whether this caller lacks it here. The radio column:
+ * whether any of its sensors needs the Sigfox or Myriota callbacks, found through sensors_org.)
  */
 export const ORG_COLUMNS = `o.id, o.slug, o.name, m.role, o.measurement_unit, o.locale, o.features, o.rest_api,
+  EXISTS (SELECT 1 FROM sensors rs WHERE rs.org_id = o.id AND rs.radio->>'type' IN ('sigfox', 'myriota')) AS radio_network_sensors,
   o.default_notification_rule, o.notification_settings, o.council_file_encoding,
   ARRAY(SELECT s.slug FROM organisation_slugs s WHERE s.org_id = o.id ORDER BY s.replaced_at DESC) AS former_slugs,
   o.manager_mfa_required, ${mfaMissingSql('m')} AS mfa_missing`;
@@ -45,6 +48,7 @@ export const toOrganisation = (r: OrgRow): Organisation => ({
   locale: { ...r.locale, timezone: normaliseTimeZone(r.locale?.timezone) },
   features: { isFuel: false, liveMode: false, meterReading: false, ...r.features },
   restApi: r.role === ROLE.ADMIN || r.role === ROLE.OWNER ? r.rest_api : null,
+  radioNetworkSensors: r.radio_network_sensors,
   defaultNotificationRule: r.default_notification_rule,
   notificationSettings: r.notification_settings,
   formerSlugs: r.former_slugs ?? [],

@@ -20,6 +20,8 @@ export const organisationSchema = z.object({
   locale: z.object({ timezone: z.string(), country: z.string() }),
   features: z.object({ isFuel: z.boolean(), liveMode: z.boolean(), meterReading: z.boolean() }),
   restApi: z.object({ key: z.string(), token: z.string() }).nullable().optional(),
+  /** At least one of the organisation's sensors is on Sigfox or Myriota, whose cloud callbacks it must set up. */
+  radioNetworkSensors: z.boolean().optional(),
   defaultNotificationRule: notificationRuleSchema,
   notificationSettings: z.object({ alertAssert: notificationRuleSchema, alertClear: notificationRuleSchema }),
   /** The council results file's encoding (meter-reading organisations); absent means UTF-8. */

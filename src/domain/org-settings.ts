@@ -46,6 +46,19 @@ export const ROLE_LABELS: Record<Role, string> = {
 
 export const isManager = (role: Role) => role === ROLES.ADMIN || role === ROLES.OWNER;
 
+/**
+ * Whether the Integration section shows, and with which parts: managers only; with the REST API
+ * parts (organisation id, key, token, documentation) when the organisation has a REST API
+ * (organisation-and-routes 2.1), and without them when it has none but has a Sigfox or Myriota
+ * sensor, whose network's console needs the radio callbacks (docs/decisions.md). Where it shows,
+ * the radio callbacks always do. Null: hidden.
+ */
+export function integrationParts(isManagerHere: boolean, org: { restApi?: unknown; radioNetworkSensors?: boolean }): { restApi: boolean } | null {
+  if (!isManagerHere) return null;
+  if (org.restApi) return { restApi: true };
+  return org.radioNetworkSensors ? { restApi: false } : null;
+}
+
 /** The member-list actions (organisation-and-routes 2.1, 4; resetMfa: issue 35). */
 export type MemberAction = 'makeAdmin' | 'makeMeterReader' | 'changeToMember' | 'remove' | 'resend' | 'cancelInvite' | 'resetMfa';
 export const MEMBER_ACTION_LABELS: Record<MemberAction, string> = {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, testDrivers, type TestServer } from './harness';
-import { addMember, makeOrg, makeUser } from './fixtures';
+import { addMember, makeOrg, makeSensor, makeUser } from './fixtures';
 import { hashPassword } from '../../server/identity/passwords';
 import { insertUser } from '../../server/identity/identity-users';
 
@@ -77,6 +77,21 @@ describe.each(testDrivers)('profile, organisations and invitations on %s (organi
         expect.objectContaining({ id: a.id, name: 'Alpha Water', role: 2, restApi: { key: 'k', token: 't' }, measurementUnit: 'Metres' }),
         expect.objectContaining({ id: b.id, name: 'Beta Council', role: 1, restApi: null, features: { isFuel: false, liveMode: true, meterReading: true } }),
       ]);
+    });
+
+    it('says whether the organisation has a Sigfox or Myriota sensor, whose callbacks Integration settings then offers (docs/decisions.md)', async () => {
+      const user = await makeUser(s.ctx.db);
+      const orgs = { cellular: await makeOrg(s.ctx.db), sigfox: await makeOrg(s.ctx.db), myriota: await makeOrg(s.ctx.db), none: await makeOrg(s.ctx.db) };
+      for (const [radio, o] of Object.entries(orgs)) {
+        await addMember(s.ctx.db, o.id, user.id, radio === 'sigfox' ? 1 : 3);
+        await makeSensor(s.ctx.db, o.id, { radio: 'cellular' });
+        if (radio === 'sigfox' || radio === 'myriota') await makeSensor(s.ctx.db, o.id, { radio });
+      }
+      // a Sigfox sensor not claimed by the cellular organisation does not count for it
+      await makeSensor(s.ctx.db, null, { radio: 'sigfox' });
+      const r = await call('/organisations', await s.tokenFor(user.id));
+      const flag = Object.fromEntries(r.body.organisations.map((o: { id: string; radioNetworkSensors: boolean }) => [o.id, o.radioNetworkSensors]));
+      expect(flag).toEqual({ [orgs.cellular.id]: false, [orgs.sigfox.id]: true, [orgs.myriota.id]: true, [orgs.none.id]: false });
     });
   });
 

@@ -1,5 +1,6 @@
 import { lazy } from 'react';
 import { IconBell, IconBuilding, IconPlugConnected, IconUsers, IconWebhook } from '@tabler/icons-react';
+import { integrationParts } from '../../domain/org-settings';
 import type { OrgSettingsSection } from './section-types';
 
 /**
@@ -8,16 +9,15 @@ import type { OrgSettingsSection } from './section-types';
  * taking SettingsSectionProps and its visibility rule. Sections not built yet are simply absent,
  * so the menu never offers them and their paths redirect to details.
  *
- * Integration (managers, only when the organisation has a REST API) and webhooks (managers) go
- * after notifications, e.g.
- *   { id: 'integration', ..., visible: ({ isManager, org }) => isManager && !!org.restApi }
+ * Integration (managers, when the organisation has a REST API or a Sigfox or Myriota sensor) and
+ * webhooks (managers) go after notifications.
  */
 export const ORG_SETTINGS_SECTIONS: OrgSettingsSection[] = [
   { id: 'details', title: 'Details', icon: <IconBuilding size={18} />, component: lazy(() => import('./details/details-section')), visible: () => true },
   { id: 'members', title: 'Members', heading: 'Organisation Members', icon: <IconUsers size={18} />, component: lazy(() => import('./members/members-section')), visible: () => true },
   { id: 'notifications', title: 'Notifications', icon: <IconBell size={18} />, component: lazy(() => import('./notifications/notifications-section')), visible: () => true },
-  // managers, when the organisation has a REST API; managers (organisation-and-routes 2.1, 6)
-  { id: 'integration', title: 'Integration', icon: <IconPlugConnected size={18} />, component: lazy(() => import('./integration/integration-section')), visible: ({ isManager, org }) => isManager && !!org.restApi },
+  // managers, when the organisation has a REST API (organisation-and-routes 2.1, 6) or radio callbacks to set up (docs/decisions.md); managers
+  { id: 'integration', title: 'Integration', icon: <IconPlugConnected size={18} />, component: lazy(() => import('./integration/integration-section')), visible: ({ isManager, org }) => integrationParts(isManager, org) !== null },
   { id: 'webhooks', title: 'Webhooks', icon: <IconWebhook size={18} />, component: lazy(() => import('./webhooks/webhooks-section')), visible: ({ isManager }) => isManager },
 ];
 
