@@ -5,6 +5,8 @@
 
 export const NETWORK_MESSAGE = 'Unable to connect to the product. Please check your internet connection and try again.';
 export const DEFAULT_MESSAGE = 'Something went wrong.';
+/** The organisation's sensors could not be loaded (monitoring-client 3, 8): the sensors page, and the notifications page's sensor filter. */
+export const SENSORS_LOAD_FAILED = 'Unable to load sensor information';
 
 export const LOGIN_MESSAGES = {
   badCredentials: 'Incorrect email or password.',

@@ -17,12 +17,19 @@ const worker = {
   applied: '',
   asked: [] as string[],
   version: 1,
+  /** The fleet's load failed, with this reason (useFleet's error state). */
+  failure: undefined as string | undefined,
   listeners: new Set<() => void>(),
   /** The worker answers its latest search. */
   answer() {
     this.applied = this.asked.at(-1) ?? '';
     this.version++;
     this.listeners.forEach((l) => l());
+  },
+  /** A later read of the fleet succeeds: the list is ready, its first rows those of the latest search. */
+  recover() {
+    this.failure = undefined;
+    this.answer();
   },
 };
 
@@ -38,7 +45,16 @@ function useFakeFleet(): FleetHandle {
     const shown = createSensorSearch(worker.fleet)(worker.applied);
     return { version: worker.version, count: shown.length, query: worker.applied, rows: shown.slice(start, end).map((sensor, i) => ({ index: start + i, sensor })) };
   }, []);
-  return useMemo(() => ({ state: { status: 'ready', total: worker.fleet.length, count: worker.fleet.length, version, loads: 1, partial: false }, search, rows }) as unknown as FleetHandle, [version, search, rows]);
+  const failure = worker.failure;
+  return useMemo(
+    () =>
+      ({
+        state: failure !== undefined ? { status: 'error', message: failure } : { status: 'ready', total: worker.fleet.length, count: worker.fleet.length, version, loads: 1, partial: false },
+        search,
+        rows,
+      }) as unknown as FleetHandle,
+    [failure, version, search, rows],
+  );
 }
 
 vi.mock('../../shared/use-fleet', () => ({ useFleet: () => useFakeFleet() }));
@@ -59,6 +75,7 @@ describe('notifications sensor filter', () => {
     worker.applied = '';
     worker.asked = [];
     worker.version = 1;
+    worker.failure = undefined;
     vi.useFakeTimers();
   });
   afterEach(() => {
@@ -132,6 +149,27 @@ describe('notifications sensor filter', () => {
     debounce();
     act(() => worker.answer());
     await settle();
+    expect(options()).toEqual(['Bravo Tank · AA000002']);
+  });
+
+  it('says the sensors could not be loaded, as the sensors page does (monitoring-client 8), not "Searching…" for ever, while the fleet\'s load has failed', async () => {
+    worker.failure = 'Unable to connect to the product. Please check your internet connection and try again.';
+    show();
+    await settle();
+    expect(screen.getByText('Unable to load sensor information')).toBeTruthy();
+    expect(screen.getByText('Unable to connect to the product. Please check your internet connection and try again.')).toBeTruthy();
+    expect(screen.queryByText('Searching…')).toBeNull();
+    typeQuery('bravo');
+    debounce();
+    await settle();
+    expect(screen.getByText('Unable to load sensor information')).toBeTruthy();
+    expect(screen.queryByText('Searching…')).toBeNull();
+    expect(options()).toEqual([]);
+
+    // a later read of the fleet succeeds (its periodic refresh): the failure goes, the query is answered
+    act(() => worker.recover());
+    await settle();
+    expect(screen.queryByText('Unable to load sensor information')).toBeNull();
     expect(options()).toEqual(['Bravo Tank · AA000002']);
   });
 });

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Select } from '@mantine/core';
+import { Select, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import { SENSORS_LOAD_FAILED } from '../../domain/messages';
 import { SEARCH_DEBOUNCE_MS } from '../../domain/sensor-search';
 import { useFleet } from '../../shared/use-fleet';
 
@@ -37,6 +38,8 @@ export function SensorFilter({ orgId, value, label, onChange }: SensorFilterProp
   const [active, setActive] = useState(false);
   const [search, setSearch] = useState('');
   const [matches, setMatches] = useState<Matches | undefined>(undefined);
+  // the fleet's load failed (its reason): no answer is coming, so the dropdown says so instead of searching
+  const [failure, setFailure] = useState<string | undefined>(undefined);
   // the option picked here names the sensor until the page's own record of it arrives
   const [picked, setPicked] = useState<Option | undefined>(undefined);
   const chosen = value ? { value, label: label ?? (picked?.value === value ? picked.label : 'Loading sensor…') } : undefined;
@@ -53,11 +56,12 @@ export function SensorFilter({ orgId, value, label, onChange }: SensorFilterProp
     const options = answered ?? [];
     return chosenValue && chosenLabel && !options.some((m) => m.value === chosenValue) ? [{ value: chosenValue, label: chosenLabel }, ...options] : options;
   }, [chosenValue, chosenLabel, answered]);
+  const emptyMessage = failure !== undefined ? <LoadFailure reason={failure} /> : answered ? 'No sensor matches' : 'Searching…';
   const offered = useMemo(() => new Set(answered === undefined ? [] : query.trim() === '' ? data.map((o) => o.value) : answered.map((o) => o.value)), [answered, data, query]);
 
   return (
     <>
-      {active && <FleetMatches orgId={orgId} query={debounced} onMatches={setMatches} />}
+      {active && <FleetMatches orgId={orgId} query={debounced} onMatches={setMatches} onFailure={setFailure} />}
       <Select
         label="Sensor"
         placeholder="All sensors (type to search)"
@@ -75,17 +79,36 @@ export function SensorFilter({ orgId, value, label, onChange }: SensorFilterProp
           setPicked(option ?? undefined);
           onChange(id ?? undefined);
         }}
-        nothingFoundMessage={active ? (answered ? 'No sensor matches' : 'Searching…') : undefined}
+        nothingFoundMessage={active ? emptyMessage : undefined}
         w={{ base: '100%', sm: 300 }}
       />
     </>
   );
 }
 
-/** Loads the fleet into the worker and answers its first matches of the query, with the query they answer. */
-function FleetMatches({ orgId, query, onMatches }: { orgId: string; query: string; onMatches(m: Matches): void }) {
+/** The sensors page's load failure (monitoring-client 8), with its reason. */
+function LoadFailure({ reason }: { reason: string }) {
+  return (
+    <Stack gap={2} role="alert">
+      <Text size="sm" c="red" fw={500}>
+        {SENSORS_LOAD_FAILED}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {reason}
+      </Text>
+    </Stack>
+  );
+}
+
+/**
+ * Loads the fleet into the worker and answers its first matches of the query, with the query they
+ * answer, or the load's failure (undefined again once a later read of the fleet succeeds).
+ */
+function FleetMatches({ orgId, query, onMatches, onFailure }: { orgId: string; query: string; onMatches(m: Matches): void; onFailure(reason: string | undefined): void }) {
   const { state, search, rows } = useFleet(orgId);
   const version = state.status === 'ready' ? state.version : -1;
+  const failed = state.status === 'error' ? state.message : undefined;
+  useEffect(() => onFailure(failed), [failed, onFailure]);
   useEffect(() => search(query), [search, query]);
   useEffect(() => {
     if (version < 0) return;

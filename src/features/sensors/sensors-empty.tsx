@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import { Anchor, Button, Center, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconBuildingCommunity, IconCloudOff, IconHeadset, IconPlus, IconRipple } from '@tabler/icons-react';
-
-export const SENSORS_LOAD_FAILED = 'Unable to load sensor information';
+import { SENSORS_LOAD_FAILED } from '../../domain/messages';
 
 function EmptyFrame({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
   return (
