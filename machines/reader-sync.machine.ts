@@ -7,8 +7,11 @@ import type { MeterReadingAnswer, MeterReadingRecord } from '../src/contract/rou
  * (its id), so a retry after a lost answer never records twice. A capture is waiting, sending,
  * sent or refused:
  * - a network failure, a server error, an expired sign-in or too many requests: the capture
- *   stays first in the queue and is tried again after a backoff (doubling, capped), at once
- *   when the device comes back online, or when the reader asks;
+ *   stays first in the queue and is tried again after a backoff (doubling from 2 s, capped at
+ *   30 s: a phone whose signal returns without an `online` event, the browser having thought it
+ *   was online all along, still drains its queue soon after), at once when the device comes back
+ *   online, when the server is seen to answer again (REACHABLE: a cheap probe answered, or the app
+ *   came back to the foreground), or when the reader asks;
  * - a refusal (the task unassigned or exported, the reading already recorded by someone else,
  *   the reading or task gone, the key reused, a request the server rejects): the capture is
  *   refused with the server's reason, kept on the device for the reader to see, and the queue
@@ -49,8 +52,9 @@ export function isRefusal(f: UploadFailure): boolean {
 }
 
 export const BACKOFF_BASE_MS = 2_000;
-export const BACKOFF_MAX_MS = 5 * 60_000;
-/** The wait before the next try after `attempts` failed sends: 2 s, 4 s, 8 s, ... at most 5 minutes. */
+/** The longest wait between tries. The queue backs off only while the browser says it is online (offline it waits for the `online` event), so a longer wait would only delay a reader whose signal came back unannounced. */
+export const BACKOFF_MAX_MS = 30_000;
+/** The wait before the next try after `attempts` failed sends: 2 s, 4 s, 8 s, 16 s, then 30 s. */
 export const backoffMs = (attempts: number) => Math.min(BACKOFF_BASE_MS * 2 ** Math.max(attempts - 1, 0), BACKOFF_MAX_MS);
 
 export interface ReaderSyncContext {
@@ -64,6 +68,8 @@ export type ReaderSyncEvent =
   | { type: 'OFFLINE' }
   /** The reader asks to send now (skips the backoff wait). */
   | { type: 'RETRY' }
+  /** The server answers again (a cheap probe succeeded, or the app came back to the foreground): a backing-off send is tried at once. */
+  | { type: 'REACHABLE' }
   /** The reader dismisses a refused capture (having seen the server's reason); any other capture stays. */
   | { type: 'DISMISS'; id: string }
   /** The task was removed from the device: its sent captures go with it (waiting and refused ones stay). */
@@ -194,6 +200,8 @@ export const readerSyncMachine = setup({
       after: { backoff: 'deciding' },
       on: {
         RETRY: 'deciding',
+        // the connection came back without an online event: no need to wait out the backoff
+        REACHABLE: 'deciding',
         CAPTURE: { actions: [enqueue, { type: 'persist', params: ({ context }) => ({ captures: context.captures }) }] },
       },
     },

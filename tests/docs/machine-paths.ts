@@ -21,7 +21,7 @@ export const MODEL_PATHS: Record<string, number> = {
   'member-actions (a site admin, a member here)': 78,
   'move-sensor': 122,
   'radar-config': 25,
-  'reader-sync': 115,
+  'reader-sync': 126,
   'reading-edit': 59,
   'remote-task': 18,
   'sensor-save': 30,

@@ -45,7 +45,7 @@ export const MACHINE_RULES: Record<string, string[]> = {
   ],
   'reader-sync.machine.ts': [
     'Recorded readings upload one at a time in capture order, each with its idempotency key, so a retry never records twice.',
-    'A network failure, server error, expired sign-in or rate limit keeps the capture first and retries after a doubling, capped backoff, at once when back online, or when asked.',
+    'A network failure, server error, expired sign-in or rate limit keeps the capture first and retries after a backoff doubling from 2 s and capped at 30 s (the signal may return without an online event), at once when back online, when the server is seen to answer again (REACHABLE: a probe or the app back in the foreground), or when asked; a send under way is never doubled.',
     'A refusal marks the capture refused with the server\'s reason, keeps it on the device, and the queue moves on; offline, nothing is sent.',
     'A refused capture leaves the device only when the reader dismisses it; sent captures of a task go when the task is removed from the device; a waiting or sending capture is never removed.',
   ],

@@ -11,6 +11,10 @@ import { controlledActors, coveringPaths, essentialPaths, flush, machineCoverage
  * - with retries and backoff: a failed send (network) is tried again after a wait that doubles
  *   (2 s, 4 s, ...), or at once when the reader asks; offline nothing is sent, and coming back
  *   online sends at once;
+ * - a reader on a bad signal expects the queue to drain soon after the signal returns, also when
+ *   the browser never said it was offline (no `online` event): the wait is capped at 30 s, and
+ *   when the server is seen to answer again (REACHABLE) a backing-off send is tried at once; a
+ *   send under way or an empty queue is left as it is (never a second request for one capture);
  * - each capture carries an idempotency key, the same on every retry;
  * - the screen shows what is waiting, sending, sent or refused;
  * - a refusal (reading already recorded by someone else, task unassigned or exported) keeps the
@@ -67,6 +71,7 @@ const model = setup({ types: { context: {} as M } }).createMachine({
       on: {
         CAPTURE: { guard: canCapture, target: 'sending', actions: addAndSend },
         GO_OFFLINE: 'offline',
+        REACHABLE: { actions: () => {} }, // nothing changes: no second request, nothing sent from an empty queue
       },
     },
     sending: {
@@ -76,6 +81,7 @@ const model = setup({ types: { context: {} as M } }).createMachine({
         UPLOAD_REFUSED: settled('refused') as never,
         UPLOAD_FAILS: { guard: ({ context }) => context.attempts < MAX_FAILS, target: 'backoff', actions: assign({ caps: ({ context }) => withHead(context, 'waiting'), attempts: ({ context }) => context.attempts + 1 }) },
         GO_OFFLINE: { target: 'offline', actions: assign({ caps: ({ context }) => withHead(context, 'waiting') }) },
+        REACHABLE: { actions: () => {} }, // nothing changes: no second request, nothing sent from an empty queue
       },
     },
     backoff: {
@@ -83,6 +89,7 @@ const model = setup({ types: { context: {} as M } }).createMachine({
         CAPTURE: { guard: canCapture, actions: add },
         BACKOFF_ELAPSED: { target: 'sending', actions: assign({ caps: ({ context }) => startNext(context.caps) }) },
         RETRY: { target: 'sending', actions: assign({ caps: ({ context }) => startNext(context.caps) }) },
+        REACHABLE: { target: 'sending', actions: assign({ caps: ({ context }) => startNext(context.caps) }) },
         GO_OFFLINE: 'offline',
       },
     },
@@ -142,6 +149,9 @@ async function drive(h: H, type: string, state: ModelSnap) {
     case 'RETRY':
       h.actor.send({ type: 'RETRY' });
       break;
+    case 'REACHABLE':
+      h.actor.send({ type: 'REACHABLE' });
+      break;
     case 'GO_OFFLINE':
       h.actor.send({ type: 'OFFLINE' });
       // the request under way fails with the network; nobody answers it
@@ -185,7 +195,7 @@ function check(h: H, state: ModelSnap) {
   if (m.made) expect(h.persisted.at(-1)!.map((c) => [c.id, c.status])).toEqual(captures.map((c) => [c.id, c.status]));
 }
 
-const EVENTS = ['CAPTURE', 'UPLOAD_OK', 'UPLOAD_REFUSED', 'UPLOAD_FAILS', 'BACKOFF_ELAPSED', 'RETRY', 'GO_OFFLINE', 'GO_ONLINE', 'DISMISS', 'FORGET_SENT'];
+const EVENTS = ['CAPTURE', 'UPLOAD_OK', 'UPLOAD_REFUSED', 'UPLOAD_FAILS', 'BACKOFF_ELAPSED', 'RETRY', 'REACHABLE', 'GO_OFFLINE', 'GO_ONLINE', 'DISMISS', 'FORGET_SENT'];
 
 describe('reader-sync machine against its model (issue 33 "Sync")', () => {
   const testModel = createTestModel(model);
@@ -226,6 +236,30 @@ describe('reader-sync machine against its model (issue 33 "Sync")', () => {
       ['k-later-000', 'waiting'],
     ]);
     expect(calls.map((c) => (c.input as Capture).id)).toEqual(['k-first-000']);
+    actor.stop();
+  });
+
+  it('a long outage while the browser says online: the tries come 2 s, 4 s, 8 s, 16 s apart, then every 30 s at most, so the queue drains within 30 s of the signal returning', async () => {
+    const { actors, calls, take } = controlledActors(['upload']);
+    const clock = new SimulatedClock();
+    const base = { orgId: 'o', taskId: 't', readingId: 'r', body: { value: 1, recordedAt: 1 }, capturedAt: 1, attempts: 0, refusal: null };
+    const actor = createActor(readerSyncMachine.provide({ actors }), { input: { captures: [{ ...base, id: 'k-long-out', status: 'waiting' }], online: true }, clock }).start();
+    await flush();
+    const waits = [2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000, 30_000];
+    for (const wait of waits) {
+      take('upload').reject({ message: 'Failed to fetch' });
+      await flush();
+      clock.increment(wait - 1);
+      await flush();
+      expect(calls.length, `nothing is sent before ${wait} ms`).toBe(0);
+      clock.increment(1);
+      await flush();
+      expect(calls.length, `the next try comes after ${wait} ms`).toBe(1);
+    }
+    // the signal is back: the try under way records
+    take('upload').resolve({});
+    await flush();
+    expect(actor.getSnapshot().context.captures.map((c) => c.status)).toEqual(['sent']);
     actor.stop();
   });
 

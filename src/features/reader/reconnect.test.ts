@@ -12,7 +12,7 @@ const capture = (id: string): Capture => ({
   body: { value: 1 } as Capture['body'],
   capturedAt: 1,
   status: 'waiting',
-  attempts: 9, // a long outage: the next wait is the 5-minute cap
+  attempts: 9, // a long outage: the next wait is the 30 s cap
   refusal: null,
 });
 
@@ -48,7 +48,7 @@ describe('retryWhenReachable: a connection back without an online event', () => 
   beforeEach(() => void vi.useFakeTimers());
   afterEach(() => void vi.useRealTimers());
 
-  it('probes while the queue backs off and retries as soon as the server answers, long before the 5-minute backoff', async () => {
+  it('probes while the queue backs off and retries as soon as the server answers, before the backoff is over', async () => {
     let network = false;
     const { sync, uploads } = start(() => network);
     const probes: number[] = [];

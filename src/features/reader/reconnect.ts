@@ -2,7 +2,7 @@ import type { Actor } from 'xstate';
 import type { readerSyncMachine } from '../../../machines/reader-sync.machine';
 
 /** How often, while a send is backing off, the app asks whether the server answers again. */
-export const PROBE_MS = 15_000;
+export const PROBE_MS = 5_000;
 
 export interface ReconnectOptions {
   /** Resolves true when the server answers (a cheap request); never rejects. */
@@ -13,17 +13,18 @@ export interface ReconnectOptions {
 }
 
 /**
- * A failed send backs off for up to 5 minutes, and a phone whose connection comes back without an
- * `online` event (the browser thought it was online all along: a dead cell, a captive portal) would
- * wait that long. While the queue backs off, the server is probed every `everyMs`; when it answers,
- * the queue retries at once. Coming back to the foreground retries at once too. Returns the stop.
+ * A failed send backs off for up to 30 s (the machine's cap), and a phone whose connection comes back
+ * without an `online` event (the browser thought it was online all along: a dead cell, a captive
+ * portal) would wait that long. While the queue backs off, the server is probed every `everyMs`;
+ * when it answers, the machine is told (REACHABLE) and retries at once. Coming back to the
+ * foreground does the same. Returns the stop.
  */
 export function retryWhenReachable(sync: Actor<typeof readerSyncMachine>, { probe, everyMs = PROBE_MS, page }: ReconnectOptions): () => void {
   let timer: ReturnType<typeof setInterval> | undefined;
   let probing = false;
   const backingOff = () => sync.getSnapshot().matches('backoff');
   const retry = () => {
-    if (backingOff()) sync.send({ type: 'RETRY' });
+    if (backingOff()) sync.send({ type: 'REACHABLE' });
   };
   const tick = () => {
     if (probing || !backingOff()) return;
