@@ -417,7 +417,7 @@ export let bitsXb: i32 = 0;
  * run may continue.
  */
 const G: i32 = 8;
-const NB: i32 = 64;
+const NB: i32 = 128;
 const ENDS: usize = memory.data(NB * 4, 16);
 const COLS: usize = memory.data(NB * 4, 16);
 // Per column of the G: first minimum and maximum (indices, or the blocks to search), the extremes' bit patterns.
@@ -459,6 +459,8 @@ let eJ: i32 = 0;
 let eIA: i32 = 0;
 let eTA: f64 = 0;
 let eGs: i32 = 1;
+// The bits of findEnds()'s touched times (never read).
+let touched: i64 = 0;
 
 /**
  * The ends of the next columns (up to NB) of the run ending at hi, from column eC at eJ, to
@@ -481,6 +483,22 @@ function findEnds(tp: usize, hi: i32, cLast: i32, invDt: f64): i32 {
   const eps = EPS;
   const dq = ik * invDt;
   let q = (t0 + (<f64>c + 0.5) * ik - tA) * invDt;
+  {
+    // The predicted ends' times touched first, in a loop of nothing but independent loads: their
+    // cache misses overlap many at a time (the confirming loop below, longer, keeps few in
+    // flight). The loaded bits only go to a global, so the loads stay; timeReads counts the
+    // confirming reads, not these.
+    let tq = q;
+    let x: i64 = 0;
+    const lim = <f64>(hi - iA);
+    for (let g = 0; g < NB; g++) {
+      const k = Math.ceil(tq);
+      if (!(k < lim)) break;
+      x ^= load<i64>(tp + (<usize>max(iA + <i32>k, iA + 1) << 3));
+      tq += dq;
+    }
+    touched = x;
+  }
   let reads = 0;
   let g = 0;
   while (true) {
