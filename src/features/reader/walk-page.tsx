@@ -43,9 +43,11 @@ export function WalkPage({ downloaded, captures, position, mapStyle, now, onCapt
   const [index, setIndex] = useState(firstLeft);
   const [query, setQuery] = useState('');
   const [showMap, setShowMap] = useState(false);
-  // opening the walk paints the meter's card first; the record form follows in a second render
-  // (React's deferred value: a transition), so the two are two short tasks rather than one long one
-  const formShown = useDeferredValue(true, false);
+  // opening the walk, and every move to another meter (next, previous, a search pick, a save), paints
+  // the meter's card first; the record form for that meter follows in a second render (React's
+  // deferred value: a transition), so a click is two short tasks rather than one long one (mounting
+  // the form is most of a click's render: bench/README.md, benchmark 20)
+  const formFor = useDeferredValue<string | null>(readings[index]?.id ?? null, null);
   const progress = taskProgress(readings, byReading);
   const nearest = position ? nearestUnread(readings, byReading, position) : undefined;
   const found = useMemo(() => (query.trim() ? searchReadings(readings, query).slice(0, 8) : []), [readings, query]);
@@ -133,7 +135,7 @@ export function WalkPage({ downloaded, captures, position, mapStyle, now, onCapt
         </Alert>
       )}
       {state === 'unread' ? (
-        formShown && (
+        formFor === r.id && (
           <Card withBorder padding="md">
             <RecordForm key={r.id} reading={r} position={position} now={now} onCapture={(body) => capture_(r, body)} />
           </Card>
