@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { memo, useRef, useState } from 'react';
 import { Alert, Button, Checkbox, Group, Image, NativeSelect, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { readingError } from '../../../machines/reading-edit.machine';
 import { CANT_READ_CODES, COMMENT_CODES, previousReadingOf, type CantReadCode, type CommentCode, type MeterReading, type MeterReadingRecord, type Position } from '../../contract/route.schema';
@@ -22,7 +22,7 @@ export interface RecordFormProps {
  * The consumption shows as it is typed; a negative or implausibly high one asks for a
  * confirmation and a photo.
  */
-export function RecordForm({ reading, position, now, onCapture }: RecordFormProps) {
+export const RecordForm = memo(function RecordForm({ reading, position, now, onCapture }: RecordFormProps) {
   const [value, setValue] = useState('');
   const [typed, setTyped] = useState('');
   const [cantRead, setCantRead] = useState<CantReadCode | null>(null);
@@ -148,4 +148,4 @@ export function RecordForm({ reading, position, now, onCapture }: RecordFormProp
       </Group>
     </Stack>
   );
-}
+});

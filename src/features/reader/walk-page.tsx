@@ -1,4 +1,4 @@
-import { lazy, Suspense, useDeferredValue, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
 import { previousReadingOf, type MeterReading, type MeterReadingRecord, type Position } from '../../contract/route.schema';
 import type { Capture } from '../../../machines/reader-sync.machine';
@@ -57,12 +57,16 @@ export function WalkPage({ downloaded, captures, position, mapStyle, now, onCapt
     if (i >= 0) setIndex(i);
     setQuery('');
   };
-  // after a capture the walk moves on to the next meter still to read
-  const capture_ = (reading: MeterReading, body: MeterReadingRecord) => {
-    onCapture(reading, body);
-    const next = readings.findIndex((x, i) => i > index && states.get(x.id) === 'unread');
-    if (next >= 0) setIndex(next);
-  };
+  // after a capture the walk moves on to the next meter still to read; one callback while the meter
+  // and the captures stay, so typing a search does not render the (memoised) record form again
+  const captureShown = useCallback(
+    (body: MeterReadingRecord) => {
+      onCapture(readings[index]!, body);
+      const next = readings.findIndex((x, i) => i > index && states.get(x.id) === 'unread');
+      if (next >= 0) setIndex(next);
+    },
+    [onCapture, readings, states, index],
+  );
   if (!r) return <Text>This task has no readings.</Text>;
   const state = states.get(r.id)!;
   const capture = byReading.get(r.id);
@@ -137,7 +141,7 @@ export function WalkPage({ downloaded, captures, position, mapStyle, now, onCapt
       {state === 'unread' ? (
         formFor === r.id && (
           <Card withBorder padding="md">
-            <RecordForm key={r.id} reading={r} position={position} now={now} onCapture={(body) => capture_(r, body)} />
+            <RecordForm key={r.id} reading={r} position={position} now={now} onCapture={captureShown} />
           </Card>
         )
       ) : (
