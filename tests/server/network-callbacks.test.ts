@@ -59,6 +59,20 @@ describe.each(testDrivers)('Sigfox and Myriota cloud callbacks on %s (issue 39)'
   });
   afterAll(() => s?.close());
 
+  /** A member's browser subscribed to the organisation's live topics for the length of `run`. */
+  async function asLiveSubscriber(run: (inbox: ReturnType<typeof collect>) => Promise<void>) {
+    const user = await makeUser(s.ctx.db);
+    await addMember(s.ctx.db, org.id, user.id, 1);
+    const browser = await connectWs(s, await s.tokenFor(user.id));
+    try {
+      const inbox = collect(browser);
+      await browser.subscribeAsync(`orgs/${org.id}/#`);
+      await run(inbox);
+    } finally {
+      await browser.endAsync();
+    }
+  }
+
   it('shows managers the callback URLs and secrets; members get 403, strangers 404', async () => {
     expect(secrets.sigfox).toMatchObject({ callbackUrl: `${s.url}/ingest/sigfox`, secretHeader: 'X-Tidewatch-Secret' });
     expect(secrets.myriota.urlWithSecret).toBe(`${s.url}/ingest/myriota/${secrets.myriota.secret}`);
@@ -72,12 +86,7 @@ describe.each(testDrivers)('Sigfox and Myriota cloud callbacks on %s (issue 39)'
 
   it('Sigfox: the right secret stores the frame\'s measurements and they reach a live subscriber', async () => {
     const sensor = await makeSensor(s.ctx.db, org.id, { radio: 'sigfox', serial: '1A2B3C' });
-    const user = await makeUser(s.ctx.db);
-    await addMember(s.ctx.db, org.id, user.id, 1);
-    const browser = await connectWs(s, await s.tokenFor(user.id));
-    try {
-      const inbox = collect(browser);
-      await browser.subscribeAsync(`orgs/${org.id}/#`);
+    await asLiveSubscriber(async (inbox) => {
       const res = await sigfox(callback('1a2b3c', T, frame([1200.5, 1210, null], { error: 'E3', battery: 77 })));
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ stored: 2, duplicates: 0 });
@@ -94,9 +103,7 @@ describe.each(testDrivers)('Sigfox and Myriota cloud callbacks on %s (issue 39)'
       const again = await sigfox(callback('1a2b3c', T, frame([1200.5, 1210, null], { error: 'E3', battery: 77 }), { duplicate: 'true' }));
       expect(await again.json()).toEqual({ stored: 0, duplicates: 2 });
       expect(await count(sensor.id)).toBe(2);
-    } finally {
-      await browser.endAsync();
-    }
+    });
   });
 
   it('Sigfox: a wrong or missing secret is 401 and stores nothing; a malformed body or frame is 400 with a reason and stores nothing', async () => {
@@ -226,12 +233,7 @@ describe.each(testDrivers)('Sigfox and Myriota cloud callbacks on %s (issue 39)'
 
   it('Myriota: the right secret and Myriota\'s signature store the packets and they reach a live subscriber', async () => {
     const sensor = await makeSensor(s.ctx.db, org.id, { radio: 'myriota', serial: 'C0FFEE' });
-    const user = await makeUser(s.ctx.db);
-    await addMember(s.ctx.db, org.id, user.id, 1);
-    const browser = await connectWs(s, await s.tokenFor(user.id));
-    try {
-      const inbox = collect(browser);
-      await browser.subscribeAsync(`orgs/${org.id}/#`);
+    await asLiveSubscriber(async (inbox) => {
       const ms = T * 1000 + 456;
       const res = await myriota(envelope([{ Timestamp: ms, TerminalId: '00c0ffee00', Value: encodeMyriotaFrame({ serial: 'C0FFEE', battery: 55, spacingMinutes: 60, distances: [null, null, 2100, 2101.25] }) }]));
       expect(res.status).toBe(200);
@@ -244,9 +246,7 @@ describe.each(testDrivers)('Sigfox and Myriota cloud callbacks on %s (issue 39)'
       expect(latest).toMatchObject({ battery: 55 });
       const live = await inbox.next((m) => m.topic === `orgs/${org.id}/sensors/${sensor.id}/measurements`);
       expect(live.body).toMatchObject({ serial: 'C0FFEE', measurements: [{ time: ms - 60 * 60_000, rawDistance: 2100 }, { time: ms, rawDistance: 2101.25 }] });
-    } finally {
-      await browser.endAsync();
-    }
+    });
   });
 
   it('Myriota: the destination envelope stores every packet (secret in the path or the header), a repeat once; wrong secret 401, malformed 400, nothing stored', async () => {
