@@ -1,5 +1,6 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Alert, Box, Button, Center, Divider, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { IconPlus } from '@tabler/icons-react';
 import type { DownlinkTask } from '../../../contract/downlink-task.schema';
 import type { Organisation } from '../../../contract/organisation.schema';
@@ -8,6 +9,7 @@ import { allowedTaskTypes, blockerMessage, remoteTasksBlocker, TASK_MESSAGES } f
 import { ESTIMATE_REFRESH_MS, estimateApplyAt, estimateNote, estimateText } from '../../../domain/task-estimate';
 import { CreateTaskModal } from './create-task-modal';
 import { TaskRow } from './task-row';
+import { useTaskActors, type Notice } from './task-actors';
 import { useRemoteTasks } from './use-remote-tasks';
 import { useNow } from '../../../shared/server-clock';
 
@@ -18,6 +20,9 @@ interface Props {
   onSaved(sensor: Sensor): void;
 }
 
+const announce = (notice: Notice) =>
+  notifications.show({ color: notice.kind === 'success' ? 'teal' : 'red', message: notice.text, autoClose: 4000 });
+
 /** Remote Tasks (sensor-setup 2, 4, 8): the banners, Queued Tasks with Create, Completed Tasks with Show More; live. */
 export default function RemoteTasksSection({ sensor, org, isSiteAdmin, onSaved }: Props) {
   const { state, calls, showAll, limit, reload } = useRemoteTasks(org.id, sensor, onSaved);
@@ -25,6 +30,11 @@ export default function RemoteTasksSection({ sensor, org, isSiteAdmin, onSaved }
   // the dashboard's server-corrected clock (GET /tools/server-time), re-read every 60 s
   const now = useNow(ESTIMATE_REFRESH_MS);
   const onCancel = useCallback((id: string) => calls.cancel(id), [calls]);
+  const { actorFor, prune } = useTaskActors(onCancel, announce);
+  const list = state.status === 'ready' ? state.list : null;
+  useEffect(() => {
+    if (list) prune([...list.queued, ...list.completed]);
+  }, [list, prune]);
   const closeCreate = useCallback(() => setCreating(false), []);
   const blocker = remoteTasksBlocker(sensor);
 
@@ -64,7 +74,7 @@ export default function RemoteTasksSection({ sensor, org, isSiteAdmin, onSaved }
       timeZone={org.locale.timezone}
       unit={org.measurementUnit}
       estimate={position === undefined ? undefined : estimateText(estimateApplyAt(sensor, t, position, now), now)}
-      onCancel={onCancel}
+      actor={actorFor(t)}
     />
   );
   return (

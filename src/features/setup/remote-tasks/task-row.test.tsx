@@ -1,6 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, renderHook, screen } from '@testing-library/react';
+import { createActor } from 'xstate';
+import { remoteTaskMachine } from '../../../../machines/remote-task.machine';
 import { MantineProvider } from '@mantine/core';
 import type { DownlinkTask } from '../../../contract/downlink-task.schema';
 import { ALARM_LABELS } from '../../../domain/alarm-form';
@@ -9,6 +11,8 @@ import { formatSetupTime } from '../../../domain/time-format';
 import { SessionContext, type Session } from '../../../shared/session';
 import { failureText, taskDescription, taskParamRows } from './task-details';
 import { TaskRow } from './task-row';
+import { useTaskActors, type Notice } from './task-actors';
+import { TASK_MESSAGES } from '../../../domain/remote-tasks';
 
 // Remote task rows readable (sensor-setup 2, 4, 9; issue 36 items 6 and 7).
 const T = Date.UTC(2026, 2, 15, 1, 5, 9); // 15/03/2026 14:05:09 in Auckland
@@ -16,14 +20,14 @@ const task = (over: Partial<DownlinkTask>): DownlinkTask => ({
   id: 't', sensorId: 's', type: 'AlarmConfig', status: 'Success', createdAt: T - 3600_000, dispatchedAt: null, endedAt: T,
   params: { index: 1, value: { type: 'THRESHOLD_INCREASING', enabled: true, threshold: 5800 }, original: null }, ...over,
 });
-const mount = (t: DownlinkTask) =>
-  render(
-    <MantineProvider env="test">
-      <SessionContext.Provider value={{ user: { displaySettings: { timeDisplay: 'Friendly' } } } as unknown as Session}>
-        <TaskRow task={t} isSiteAdmin={false} timeZone="Pacific/Auckland" unit="Inches" onCancel={async () => {}} />
-      </SessionContext.Provider>
-    </MantineProvider>,
-  );
+const Row = ({ t, actor }: { t: DownlinkTask; actor: ReturnType<typeof createActor<typeof remoteTaskMachine>> }) => (
+  <MantineProvider env="test">
+    <SessionContext.Provider value={{ user: { displaySettings: { timeDisplay: 'Friendly' } } } as unknown as Session}>
+      <TaskRow task={t} isSiteAdmin={false} timeZone="Pacific/Auckland" unit="Inches" actor={actor} />
+    </SessionContext.Provider>
+  </MantineProvider>
+);
+const mount = (t: DownlinkTask) => render(<Row t={t} actor={createActor(remoteTaskMachine, { input: { status: t.status } }).start()} />);
 
 afterEach(cleanup);
 
@@ -68,5 +72,30 @@ describe('remote task rows', () => {
     expect(failureText(task({ status: 'Error', reason: 'image checksum mismatch' }))).toBe('The sensor reported: image checksum mismatch');
     expect(failureText(task({ status: 'Error' }))).toBe('The sensor reported that it could not apply the task; it gave no reason.');
     expect(failureText(task({ status: 'Timeout' }))).toBe('The sensor did not report the task within 3 days of receiving it.');
+  });
+
+  it('a cancel whose task moves to Completed before the call answers is still announced (the actor outlives the row)', async () => {
+    let answer!: () => void;
+    const notices: Notice[] = [];
+    const { result } = renderHook(() =>
+      useTaskActors(() => new Promise<void>((resolve) => (answer = resolve)), (n) => notices.push(n)),
+    );
+    const queued = task({ status: 'Created', endedAt: null });
+    const actor = result.current.actorFor(queued);
+    const row = render(<Row t={queued} actor={actor} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes' }));
+    expect(actor.getSnapshot().matches('canceling')).toBe(true);
+    // the live message's reload lists the task as Canceled: the Queued row goes, a Completed row comes
+    row.unmount();
+    const canceled = task({ status: 'Canceled' });
+    result.current.prune([]); // even a list without it keeps an actor whose cancel is in flight
+    expect(result.current.actorFor(canceled)).toBe(actor);
+    render(<Row t={canceled} actor={result.current.actorFor(canceled)} />);
+    await act(async () => answer());
+    expect(notices).toEqual([{ kind: 'success', text: TASK_MESSAGES.canceled }]);
+    expect(actor.getSnapshot().matches({ completed: 'canceled' })).toBe(true);
+    result.current.prune([]);
+    expect(actor.getSnapshot().status).toBe('stopped');
   });
 });

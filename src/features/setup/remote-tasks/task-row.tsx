@@ -1,16 +1,15 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Badge, Box, Button, Collapse, Group, Modal, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
-import { useMachine } from '@xstate/react';
-import { fromPromise } from 'xstate';
-import { remoteTaskMachine, rowControls } from '../../../../machines/remote-task.machine';
+import { useSelector } from '@xstate/react';
+import { rowControls } from '../../../../machines/remote-task.machine';
 import type { DownlinkTask } from '../../../contract/downlink-task.schema';
 import { statusDisplay, taskTypeLabel, type StatusDisplay } from '../../../domain/remote-tasks';
 import { formatSetupTime } from '../../../domain/time-format';
 import { useSession } from '../../../shared/session';
 import type { MeasurementUnit } from '../../../domain/sensor-format';
 import { TaskDetails } from './task-details';
+import type { TaskActor } from './task-actors';
 
 const COLOUR: Record<StatusDisplay, string> = { queued: 'blue', executing: 'yellow', ok: 'teal', error: 'red', canceled: 'gray', na: 'gray' };
 
@@ -21,13 +20,14 @@ interface Props {
   unit: MeasurementUnit;
   /** Estimate text for a Created task. */
   estimate?: string;
-  onCancel(taskId: string): Promise<unknown>;
+  /** The task's remote-task actor, owned by the section so a cancel outlives the row's move to Completed. */
+  actor: TaskActor;
 }
 
 /** One row of the Queued or Completed list: expandable, with Cancel and its Yes/No confirmation (sensor-setup 2, 4). */
-export function TaskRow({ task, isSiteAdmin, timeZone, unit, estimate, onCancel }: Props) {
-  const machine = useMemo(() => remoteTaskMachine.provide({ actors: { cancel: fromPromise(() => onCancel(task.id)) } }), [onCancel, task.id]);
-  const [state, send] = useMachine(machine, { input: { status: task.status } });
+export function TaskRow({ task, isSiteAdmin, timeZone, unit, estimate, actor }: Props) {
+  const state = useSelector(actor, (s) => s);
+  const send = actor.send;
   const [open, setOpen] = useState(false);
   const { user } = useSession();
   const controls = rowControls(state);
@@ -35,10 +35,6 @@ export function TaskRow({ task, isSiteAdmin, timeZone, unit, estimate, onCancel 
 
   // the lists reload on every live message: the row follows its task's status
   useEffect(() => send({ type: 'STATUS', status: task.status }), [send, task.status]);
-  const notice = state.context.notice;
-  useEffect(() => {
-    if (notice) notifications.show({ color: notice.kind === 'success' ? 'teal' : 'red', message: notice.text, autoClose: 4000 });
-  }, [notice]);
 
   const queued = task.status === 'Created' || task.status === 'Dispatched';
   const when = (t: number) => formatSetupTime(t, user.displaySettings.timeDisplay, timeZone);
