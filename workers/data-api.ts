@@ -5,6 +5,7 @@ import type { CouncilFileEncoding } from '../src/contract/organisation.schema';
 import type { RouteFile, RouteFilesResult, RouteImportOptions } from './route-import';
 import type { SpecialFile, SpecialFilesResult } from './special-route-import';
 import type { FleetApi } from './fleet';
+import type { FleetLiveApi } from './fleet-live';
 
 export type { ExportFile, ExportReading, ExportTask, RouteFile, RouteFilesResult, RouteImportOptions, SpecialFile, SpecialFilesResult };
 
@@ -120,7 +121,7 @@ export interface MultiTaskExportRequest {
   timeZone: string;
 }
 
-export interface DataWorkerApi extends FleetApi {
+export interface DataWorkerApi extends FleetApi, FleetLiveApi {
   /** apiBase e.g. http://localhost:8080/api; the token is refreshed by the caller via setToken. */
   configure(opts: { apiBase: string; token: string }): void;
   setToken(token: string): void;

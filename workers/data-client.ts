@@ -59,6 +59,9 @@ export function createDataWorker(opts: { apiBase: string; getIdToken: () => Prom
     fleetMapOverview: () => remote.fleetMapOverview(),
     fleetMapItems: (zoom, box) => remote.fleetMapItems(zoom, box),
     fleetMapExpansion: (generation, clusterId) => remote.fleetMapExpansion(generation, clusterId),
+    fleetLiveStart: (req, out) => remote.fleetLiveStart(req, Comlink.proxy(out)),
+    fleetLiveWindow: (start, end) => void remote.fleetLiveWindow(start, end),
+    fleetLiveStop: () => void remote.fleetLiveStop(),
   };
   return { api, terminate: () => worker.terminate() };
 }

@@ -8,6 +8,7 @@ import { DEFAULT_COUNCIL_FILE_ENCODING, encodeCouncilText } from '../src/domain/
 import { toEvict } from './cache-policy';
 import { planChunks, runGrouped } from './chunk-plan';
 import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, LoadResult, MultiTaskExportRequest, EncodedExportFile, ResultsFileRequest, SeriesTarget, TaskExportRequest, UsageExportRequest, UsageRequest, UsageResult, ViewRequest, ViewResult } from './data-api';
+import type { FleetLiveApi } from './fleet-live';
 import type { FleetApi } from './fleet';
 import { fetchChunk } from './measurement-fetch';
 import { parseRouteFiles, type RouteFile, type RouteFilesResult, type RouteImportOptions } from './route-import';
@@ -52,7 +53,7 @@ const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFi
  * The data worker's implementation, free of worker plumbing so that it runs in Node tests too:
  * data.worker.ts exposes it with Comlink. One column store per sensor in the core's memory.
  */
-export class DataWorker implements Omit<DataWorkerApi, keyof FleetApi> {
+export class DataWorker implements Omit<DataWorkerApi, keyof FleetApi | keyof FleetLiveApi> {
   private apiBase = '';
   private token = '';
   private readonly entries = new Map<string, Entry>();

@@ -6,12 +6,14 @@ import type { DataWorkerApi, ExportRequest, LoadProgress, LoadRequest, MultiTask
 import { DataWorker } from './data-worker';
 import { FleetWorker, type FleetLiveUpdate, type FleetLoadRequest } from './fleet';
 import type { Box } from './fleet-map';
+import { FleetLiveFeed, type FleetLiveOut, type FleetLiveStart } from './fleet-live';
 import type { Sensor } from '../src/contract/sensor.schema';
 
 // The data worker: fetches, parses and stores measurements in the WASM core, off the main thread.
 const ready = loadCore().then((core) => new DataWorker({ core }));
 // the fleet needs no core: its calls do not wait for the WASM to load
 const fleet = new FleetWorker();
+const fleetFeed = new FleetLiveFeed(fleet);
 
 const api: DataWorkerApi = {
   async configure(opts: { apiBase: string; token: string }) {
@@ -77,6 +79,11 @@ const api: DataWorkerApi = {
     return Comlink.transfer(items, [items.position.buffer, items.count.buffer, items.rank.buffer, items.clusterId.buffer]);
   },
   fleetMapExpansion: (generation: number, clusterId: number) => fleet.fleetMapExpansion(generation, clusterId),
+  async fleetLiveStart(req: FleetLiveStart, out: FleetLiveOut) {
+    fleetFeed.start(req, out);
+  },
+  fleetLiveWindow: (start: number, end: number) => fleetFeed.setWindow(start, end),
+  fleetLiveStop: () => fleetFeed.stop(),
 } as unknown as DataWorkerApi;
 
 Comlink.expose(api);

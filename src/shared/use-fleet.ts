@@ -5,15 +5,13 @@ import { messageForError } from '../domain/messages';
 import { gatewayEndpoint } from './api';
 import { reportClientError } from './client-errors';
 import { dataWorker, workerToken } from './data-worker';
-import { holdFirstDraw } from './first-draw';
-import { subscribeOrg } from './live';
-import type { FleetLiveRows, FleetLiveUpdate, FleetLoaded, FleetRows } from '../../workers/fleet';
+import { afterFirstDraw, holdFirstDraw } from './first-draw';
+import { liveBrokerUrl } from './live';
+import type { FleetLiveRows, FleetLoaded, FleetRows } from '../../workers/fleet';
 import type { Box, FleetMapItems, FleetMapOverview } from '../../workers/fleet-map';
 
 /** The highlight pane's refresh (monitoring-client 4): latest data is re-read this often. */
 export const SENSORS_REFRESH_MS = 60_000;
-/** Live uplinks are handed to the worker in batches this far apart: at a fleet's rate, one message per batch, not per uplink. */
-export const LIVE_BATCH_MS = 250;
 
 export type FleetState =
   | { status: 'loading' }
@@ -50,6 +48,62 @@ export interface FleetHandle {
   settings(saved: Sensor): void;
   csv(): Promise<string>;
   reload(): Promise<void>;
+}
+
+interface FeedUser {
+  rows(r: FleetLiveRows): void;
+  counts(c: { count: number; version: number }): void;
+}
+let feed: { orgId: string; users: Set<FeedUser>; stop(): void } | undefined;
+
+/**
+ * Joins the worker's live feed of the organisation's sensors (started once the page has drawn its
+ * first data, first-draw.ts, and stopped when its last user leaves); returns the leave.
+ */
+function joinFleetFeed(orgId: string, user: FeedUser): () => void {
+  if (feed?.orgId !== orgId) {
+    feed?.stop();
+    feed = startFleetFeed(orgId);
+  }
+  const joined = feed;
+  joined.users.add(user);
+  return () => {
+    joined.users.delete(user);
+    if (joined.users.size > 0) return;
+    joined.stop();
+    if (feed === joined) feed = undefined;
+  };
+}
+
+function startFleetFeed(orgId: string) {
+  const users = new Set<FeedUser>();
+  let stopped = false;
+  const cancel = afterFirstDraw(() => {
+    liveBrokerUrl()
+      .then((url) => {
+        if (stopped) return;
+        return dataWorker().fleetLiveStart(
+          { url, orgId },
+          {
+            token: () => workerToken(),
+            rows: (r) => users.forEach((u) => u.rows(r)),
+            counts: (c) => users.forEach((u) => u.counts(c)),
+            // refused or signed out: the minute's refresh keeps the list current instead
+            error: () => {},
+          },
+        );
+      })
+      .catch(() => {}); // no broker address: the same
+  });
+  return {
+    orgId,
+    users,
+    stop() {
+      stopped = true;
+      cancel();
+      dataWorker().fleetLiveStop();
+    },
+  };
 }
 
 // stable for the life of the tab: the worker is one
@@ -123,30 +177,21 @@ export function useFleet(orgId: string): FleetHandle {
       .then((r) => setState((prev) => (prev.status === 'ready' ? { ...prev, ...r } : prev)));
   }, []);
 
-  // between reads, each uplink's latest data arrives on the organisation's live topic
-  useEffect(() => {
-    let queue: FleetLiveUpdate[] = [];
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const flush = () => {
-      timer = undefined;
-      const batch = queue;
-      queue = [];
-      const [start, end] = windowRef.current;
-      void dataWorker()
-        .fleetLive(batch, start, end)
-        .then((r) => listeners.current.forEach((l) => l(r)));
-    };
-    return subscribeOrg(orgId, {
-      onSensor: (m) => {
-        queue.push({ sensorId: m.sensorId, latestData: m.latestData });
-        timer ??= setTimeout(flush, LIVE_BATCH_MS);
-      },
-      onSensorSettings: (m) => settings(m.sensor),
-    });
-  }, [orgId, settings]);
+  // between reads, each uplink's latest data reaches the worker's list on the worker's own live
+  // connection (workers/fleet-live.ts); this thread hears only what changed among the rows it holds
+  useEffect(
+    () =>
+      joinFleetFeed(orgId, {
+        rows: (r) => listeners.current.forEach((l) => l(r)),
+        counts: (c) => setState((prev) => (prev.status === 'ready' ? { ...prev, ...c } : prev)),
+      }),
+    [orgId],
+  );
 
   const setWindow = useCallback((start: number, end: number) => {
+    const [was, wasEnd] = windowRef.current;
     windowRef.current = [start, end];
+    if (start !== was || end !== wasEnd) dataWorker().fleetLiveWindow(start, end);
   }, []);
   const onLiveRows = useCallback((l: (rows: FleetLiveRows) => void) => {
     listeners.current.add(l);

@@ -51,11 +51,27 @@ describe('a fleet of 2,000 sensors in the browser: the virtualised list, search,
     const serial = (await row.getAttribute('data-serial'))!;
     const { offset } = (await s.ctx.db.query<{ offset: number }>(`SELECT (display_info->>'offsetMeasurement')::float8 AS offset FROM sensors WHERE serial = $1`, [serial]))[0];
     await page.waitForTimeout(1_500); // the organisation's live subscription settles
+    // the uplink reaches the list through the data worker's own connection: the page's main thread
+    // (its target's WebSocket frames, which do not include the worker's) does not see it
+    const cdp = await page.context().newCDPSession(page);
+    const pageFrames: string[] = [];
+    // MQTT packets are binary frames, which CDP gives in base64
+    cdp.on('Network.webSocketFrameReceived', (e: { response: { opcode: number; payloadData: string } }) =>
+      pageFrames.push(e.response.opcode === 2 ? Buffer.from(e.response.payloadData, 'base64').toString('latin1') : e.response.payloadData),
+    );
+    await cdp.send('Network.enable');
     const sent = Date.now();
     const res = await sendUplink(s, await demoDeviceKey(s.ctx, serial), { serial, measurements: [{ time: Date.now(), rawDistance: offset - 1234 }] });
     expect(res.status, await res.clone().text()).toBe(200);
     await expect.poll(() => list(page).locator(`[data-serial="${serial}"]`).textContent()).toContain('1.234 m');
-    console.log(`fleet e2e: live uplink to the visible row ${serial} in ${Date.now() - sent} ms`);
+    console.log(`fleet e2e: live uplink to the visible row ${serial} in ${Date.now() - sent} ms; page frames ${pageFrames.length}`);
+    expect(pageFrames.filter((f) => f.includes(serial))).toEqual([]);
+    // while the open sensor's own uplink does reach the page (its dashboard is live), which shows the frames are seen
+    const open = new URL(page.url()).pathname.split('/').pop()!;
+    const openOffset = (await s.ctx.db.query<{ offset: number }>(`SELECT (display_info->>'offsetMeasurement')::float8 AS offset FROM sensors WHERE serial = $1`, [open]))[0]!.offset;
+    expect((await sendUplink(s, await demoDeviceKey(s.ctx, open), { serial: open, measurements: [{ time: Date.now(), rawDistance: openOffset - 1000 }] })).status).toBe(200);
+    await expect.poll(() => pageFrames.some((f) => f.includes(open))).toBe(true);
+    await cdp.detach();
 
     const search = page.getByLabel('Search sensors');
     await search.fill(ALERTED.name.toLowerCase());

@@ -6,6 +6,8 @@ import { addMember, makeOrg, makeSensor, makeUser } from './fixtures';
 import { sendUplink } from './live-helpers';
 import { LIVE_REFUSED, closeLive, configureLive, createLiveConnection, subscribeLive, subscribeOrg } from '../../src/shared/live';
 import { createEmbeddedBroker } from '../../server/broker/embedded';
+import { FleetLiveFeed, LIVE_BATCH_MS, type LiveFleet } from '../../workers/fleet-live';
+import type { FleetLiveRows, FleetLiveUpdate } from '../../workers/fleet';
 import type { LiveMeasurementMessage, LiveNotificationMessage } from '../../src/contract/live.schema';
 
 /** Resolves with the first value pushed to the returned callback that passes the predicate. */
@@ -79,6 +81,49 @@ describe.each(testDrivers)("the browser's live transport src/shared/live.ts on %
     expect((await state.p).sensorId).toBe(sensor.id);
     expect(await note.p).toMatchObject({ event: 'opened', serial: sensor.serial, notification: { sensorId: sensor.id, endTime: null } });
     off();
+  });
+
+  it("the data worker's fleet feed (workers/fleet-live.ts) takes the organisation's uplinks on its own connection, a batch at a time, until stopped", async () => {
+    const batches: FleetLiveUpdate[][] = [];
+    const told: FleetLiveRows[] = [];
+    const fleet: LiveFleet = {
+      fleetLive: async (updates, start, end) => {
+        batches.push(updates);
+        return { version: 1, count: 1, rows: [], query: '', serials: updates.map(() => sensor.serial), statusChanged: false, ...{ start, end } };
+      },
+      fleetSettings: async () => ({ count: 1, version: 2 }),
+    };
+    const feed = new FleetLiveFeed(fleet);
+    const errors: string[] = [];
+    feed.start({ url: `${s.url.replace('http', 'ws')}/mqtt`, orgId: org.id }, { token: async () => s.tokenFor(user.id), rows: (r) => told.push(r), counts: () => {}, error: (m) => errors.push(m) });
+    feed.setWindow(0, 30);
+    const time = Date.UTC(2026, 7, 1);
+    // until the subscription has settled and one batch came; then three uplinks at once come as one batch
+    await sendUntil(() => batches.length > 0, (i) => sendUplink(s, sensor.deviceKey, { serial: sensor.serial, measurements: [{ time: time + i * 60_000, rawDistance: 1200 }] }));
+    await new Promise((r) => setTimeout(r, LIVE_BATCH_MS * 2));
+    const before = batches.length;
+    await Promise.all([1, 2, 3].map((i) => sendUplink(s, sensor.deviceKey, { serial: sensor.serial, measurements: [{ time: time + (100 + i) * 60_000, rawDistance: 1300 + i }] })));
+    for (let i = 0; i < 40 && batches.slice(before).flat().filter((u) => u.sensorId === sensor.id).length < 6; i++) await new Promise((r) => setTimeout(r, 100));
+    // each uplink sends its measurements and its state: six updates, in fewer batches than messages
+    const after = batches.slice(before);
+    expect(after.flat().filter((u) => u.sensorId === sensor.id).length).toBeGreaterThanOrEqual(3);
+    expect(after.length).toBeLessThan(after.flat().length);
+    expect(told.length).toBe(batches.length);
+    expect(errors).toEqual([]);
+    feed.stop();
+    const stopped = batches.length;
+    await sendUplink(s, sensor.deviceKey, { serial: sensor.serial, measurements: [{ time: time + 200 * 60_000, rawDistance: 1400 }] });
+    await new Promise((r) => setTimeout(r, LIVE_BATCH_MS * 3));
+    expect(batches.length).toBe(stopped);
+  });
+
+  it("the data worker's fleet feed is refused another organisation's uplinks", async () => {
+    const other = await makeOrg(s.ctx.db);
+    const feed = new FleetLiveFeed({ fleetLive: async () => ({ version: 0, count: 0, rows: [], query: '', serials: [], statusChanged: false }), fleetSettings: async () => ({ count: 0, version: 0 }) });
+    const err = waitFor<string>();
+    feed.start({ url: `${s.url.replace('http', 'ws')}/mqtt`, orgId: other.id }, { token: async () => s.tokenFor(user.id), rows: () => {}, counts: () => {}, error: err.push });
+    expect(await err.p).toBe(LIVE_REFUSED);
+    feed.stop();
   });
 
   it('reports a refused subscription (another organisation) through onError', async () => {

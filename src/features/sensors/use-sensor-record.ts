@@ -45,19 +45,27 @@ export function useSensorRecord(orgId: string, serial: string): SensorRecordStat
   const loading = state.status === 'loading';
   useEffect(() => (loading ? holdFirstDraw() : undefined), [loading]);
 
+  // this sensor's topics only: the organisation's other uplinks do not cross the main thread for it
+  const sensorId = state.status === 'ready' ? state.sensor.id : undefined;
   useEffect(
     () =>
-      subscribeOrg(orgId, {
-        onSensor: (m) =>
-          setState((prev) =>
-            prev.status === 'ready' && prev.sensor.id === m.sensorId ? { status: 'ready', sensor: { ...prev.sensor, latestData: { ...(prev.sensor.latestData ?? {}), ...m.latestData } } } : prev,
+      sensorId === undefined
+        ? undefined
+        : subscribeOrg(
+            orgId,
+            {
+              onSensor: (m) =>
+                setState((prev) =>
+                  prev.status === 'ready' && prev.sensor.id === m.sensorId ? { status: 'ready', sensor: { ...prev.sensor, latestData: { ...(prev.sensor.latestData ?? {}), ...m.latestData } } } : prev,
+                ),
+              onSensorSettings: (m) =>
+                setState((prev) =>
+                  prev.status === 'ready' && prev.sensor.id === m.sensorId ? { status: 'ready', sensor: { ...m.sensor, latestData: prev.sensor.latestData ?? m.sensor.latestData } } : prev,
+                ),
+            },
+            sensorId,
           ),
-        onSensorSettings: (m) =>
-          setState((prev) =>
-            prev.status === 'ready' && prev.sensor.id === m.sensorId ? { status: 'ready', sensor: { ...m.sensor, latestData: prev.sensor.latestData ?? m.sensor.latestData } } : prev,
-          ),
-      }),
-    [orgId],
+    [orgId, sensorId],
   );
 
   const replace = useCallback((saved: Sensor) => {
