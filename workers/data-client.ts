@@ -61,6 +61,7 @@ export function createDataWorker(opts: { apiBase: string; getIdToken: () => Prom
     fleetMapExpansion: (generation, clusterId) => remote.fleetMapExpansion(generation, clusterId),
     fleetLiveStart: (req, out) => remote.fleetLiveStart(req, Comlink.proxy(out)),
     fleetLiveWindow: (start, end) => void remote.fleetLiveWindow(start, end),
+    fleetLiveWatch: (ids) => void remote.fleetLiveWatch(ids),
     fleetLiveStop: () => void remote.fleetLiveStop(),
   };
   return { api, terminate: () => worker.terminate() };

@@ -83,6 +83,7 @@ const api: DataWorkerApi = {
     fleetFeed.start(req, out);
   },
   fleetLiveWindow: (start: number, end: number) => fleetFeed.setWindow(start, end),
+  fleetLiveWatch: (sensorIds: string[]) => fleetFeed.watch(sensorIds),
   fleetLiveStop: () => fleetFeed.stop(),
 } as unknown as DataWorkerApi;
 

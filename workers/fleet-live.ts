@@ -1,6 +1,7 @@
 import type { Sensor } from '../src/contract/sensor.schema';
 import { createLiveConnection } from '../src/shared/live-connection';
 import { orgFeed } from '../src/shared/org-feed';
+import type { LiveNotificationMessage, LiveSensorSettingsMessage, OrgLiveHandlers } from '../src/contract/live.schema';
 import type { FleetLiveRows, FleetLiveUpdate } from './fleet';
 
 /** Uplinks are applied to the fleet in batches this far apart: at a fleet's rate, one answer to the page per batch, not per uplink. */
@@ -18,6 +19,8 @@ export interface FleetLiveStart {
   /** The broker (config.mqtt.url). */
   url: string;
   orgId: string;
+  /** Sensors whose every message the page is also told (the open dashboard's), see FleetLiveOut.sensor. */
+  watch?: string[];
 }
 
 /** What the page is told (Comlink proxies of the page's functions). */
@@ -30,6 +33,12 @@ export interface FleetLiveOut {
   counts(counts: { count: number; version: number }): void;
   /** The feed was refused (not a member any more) or has no token. */
   error(message: string): void;
+  /** A watched sensor's latest data changed (its uplink, or it went offline). */
+  sensor(msg: Parameters<NonNullable<OrgLiveHandlers['onSensor']>>[0]): void;
+  /** A watched sensor's settings were saved. */
+  settings(msg: LiveSensorSettingsMessage): void;
+  /** A notification of the organisation opened or closed. */
+  notification(msg: LiveNotificationMessage): void;
 }
 
 /** What the data worker exposes of the feed (Comlink). */
@@ -38,6 +47,8 @@ export interface FleetLiveApi {
   fleetLiveStart(req: FleetLiveStart, out: FleetLiveOut): Promise<void>;
   /** The rows the page holds: each batch answers the changed ones among them. */
   fleetLiveWindow(start: number, end: number): void;
+  /** The sensors whose messages the page is told too (FleetLiveOut.sensor and .settings). */
+  fleetLiveWatch(sensorIds: string[]): void;
   fleetLiveStop(): void;
 }
 
@@ -45,8 +56,10 @@ export interface FleetLiveApi {
  * The organisation's uplinks, taken by the data worker on a live connection of its own (MQTT over
  * WebSocket, as the page's), applied to the fleet it holds in batches: at a fleet's rate (a
  * thousand uplinks a second) none of the messages, their parsing or their checks reach the page's
- * main thread, which is told only what changed among the rows it holds. The page's own connection
- * keeps what one view needs (the open sensor's topics, notifications, remote tasks, live mode).
+ * main thread, which is told only what changed among the rows it holds, the messages of the sensors
+ * it watches (the open dashboard's) and the organisation's notifications: on the sensors and map
+ * pages the page opens no connection of its own (and loads mqtt.js once, here) until live mode or a
+ * remote-task view needs one.
  */
 export class FleetLiveFeed {
   private conn: ReturnType<typeof createLiveConnection> | undefined;
@@ -55,6 +68,7 @@ export class FleetLiveFeed {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private window: [number, number] = [0, 0];
   private org: string | undefined;
+  private watched = new Set<string>();
 
   constructor(private readonly fleet: LiveFleet) {}
 
@@ -62,16 +76,22 @@ export class FleetLiveFeed {
   start(req: FleetLiveStart, out: FleetLiveOut): void {
     this.stop();
     this.org = req.orgId;
+    this.watched = new Set(req.watch ?? []);
     const conn = createLiveConnection({ url: req.url, getIdToken: () => out.token(), onDropped: dropped });
     this.conn = conn;
     const feed = orgFeed(
       req.orgId,
       {
         onSensor: (m) => {
+          if (this.watched.has(m.sensorId)) out.sensor(m);
           this.queue.push({ sensorId: m.sensorId, latestData: m.latestData });
           this.timer ??= setTimeout(() => this.flush(out), LIVE_BATCH_MS);
         },
-        onSensorSettings: (m) => void this.fleet.fleetSettings(m.sensor).then((c) => this.conn === conn && out.counts(c)),
+        onSensorSettings: (m) => {
+          if (this.watched.has(m.sensorId)) out.settings(m);
+          void this.fleet.fleetSettings(m.sensor).then((c) => this.conn === conn && out.counts(c));
+        },
+        onNotification: (m) => out.notification(m),
       },
       dropped,
     );
@@ -81,6 +101,11 @@ export class FleetLiveFeed {
   /** The rows the page holds: a batch answers the changed ones among them. */
   setWindow(start: number, end: number): void {
     this.window = [start, end];
+  }
+
+  /** The sensors whose messages the page is told too. */
+  watch(sensorIds: string[]): void {
+    this.watched = new Set(sensorIds);
   }
 
   stop(): void {

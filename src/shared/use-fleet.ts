@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { OrgLiveHandlers } from '../contract/live.schema';
 import type { Sensor } from '../contract/sensor.schema';
 import type { SensorSummary } from '../domain/sensor-summary';
 import { messageForError } from '../domain/messages';
@@ -50,15 +51,17 @@ export interface FleetHandle {
   reload(): Promise<void>;
 }
 
-interface FeedUser {
-  rows(r: FleetLiveRows): void;
-  counts(c: { count: number; version: number }): void;
+interface FeedUser extends OrgLiveHandlers {
+  rows?(r: FleetLiveRows): void;
+  counts?(c: { count: number; version: number }): void;
+  /** The sensor whose messages this user is told (onSensor, onSensorSettings). */
+  sensorId?: string;
 }
-let feed: { orgId: string; users: Set<FeedUser>; stop(): void } | undefined;
+let feed: { orgId: string; users: Set<FeedUser>; watch(): void; stop(): void } | undefined;
 
 /**
- * Joins the worker's live feed of the organisation's sensors (started once the page has drawn its
- * first data, first-draw.ts, and stopped when its last user leaves); returns the leave.
+ * Joins the worker's live feed of the organisation (started once the page has drawn its first
+ * data, first-draw.ts, and stopped when its last user leaves); returns the leave.
  */
 function joinFleetFeed(orgId: string, user: FeedUser): () => void {
   if (feed?.orgId !== orgId) {
@@ -67,29 +70,47 @@ function joinFleetFeed(orgId: string, user: FeedUser): () => void {
   }
   const joined = feed;
   joined.users.add(user);
+  if (user.sensorId) joined.watch();
   return () => {
     joined.users.delete(user);
-    if (joined.users.size > 0) return;
-    joined.stop();
-    if (feed === joined) feed = undefined;
+    if (joined.users.size === 0) {
+      joined.stop();
+      if (feed === joined) feed = undefined;
+    } else if (user.sensorId) joined.watch();
   };
+}
+
+/**
+ * The organisation's live feed for a view on the sensors or map page (the open sensor's record, its
+ * alerts), taken from the data worker's connection, which the fleet's list runs there anyway: the
+ * page then opens no connection of its own for them. With `sensorId`, that sensor's messages only.
+ * Other pages use subscribeOrg (live.ts).
+ */
+export function subscribeFleetFeed(orgId: string, h: OrgLiveHandlers, sensorId?: string): () => void {
+  return joinFleetFeed(orgId, { ...h, sensorId });
 }
 
 function startFleetFeed(orgId: string) {
   const users = new Set<FeedUser>();
+  const watched = () => [...new Set([...users].flatMap((u) => (u.sensorId ? [u.sensorId] : [])))];
   let stopped = false;
+  let started = false;
   const cancel = afterFirstDraw(() => {
     liveBrokerUrl()
       .then((url) => {
         if (stopped) return;
+        started = true;
         return dataWorker().fleetLiveStart(
-          { url, orgId },
+          { url, orgId, watch: watched() },
           {
             token: () => workerToken(),
-            rows: (r) => users.forEach((u) => u.rows(r)),
-            counts: (c) => users.forEach((u) => u.counts(c)),
+            rows: (r) => users.forEach((u) => u.rows?.(r)),
+            counts: (c) => users.forEach((u) => u.counts?.(c)),
+            sensor: (m) => users.forEach((u) => u.sensorId === m.sensorId && u.onSensor?.(m)),
+            settings: (m) => users.forEach((u) => u.sensorId === m.sensorId && u.onSensorSettings?.(m)),
+            notification: (m) => users.forEach((u) => u.onNotification?.(m)),
             // refused or signed out: the minute's refresh keeps the list current instead
-            error: () => {},
+            error: (message) => users.forEach((u) => u.onError?.(new Error(message))),
           },
         );
       })
@@ -98,6 +119,9 @@ function startFleetFeed(orgId: string) {
   return {
     orgId,
     users,
+    watch() {
+      if (started && !stopped) dataWorker().fleetLiveWatch(watched());
+    },
     stop() {
       stopped = true;
       cancel();

@@ -66,11 +66,18 @@ describe('a fleet of 2,000 sensors in the browser: the virtualised list, search,
     await expect.poll(() => list(page).locator(`[data-serial="${serial}"]`).textContent()).toContain('1.234 m');
     console.log(`fleet e2e: live uplink to the visible row ${serial} in ${Date.now() - sent} ms; page frames ${pageFrames.length}`);
     expect(pageFrames.filter((f) => f.includes(serial))).toEqual([]);
-    // while the open sensor's own uplink does reach the page (its dashboard is live), which shows the frames are seen
+    // the open sensor's uplink reaches its dashboard too (the worker's feed watches it for the page)
     const open = new URL(page.url()).pathname.split('/').pop()!;
     const openOffset = (await s.ctx.db.query<{ offset: number }>(`SELECT (display_info->>'offsetMeasurement')::float8 AS offset FROM sensors WHERE serial = $1`, [open]))[0]!.offset;
-    expect((await sendUplink(s, await demoDeviceKey(s.ctx, open), { serial: open, measurements: [{ time: Date.now(), rawDistance: openOffset - 1000 }] })).status).toBe(200);
-    await expect.poll(() => pageFrames.some((f) => f.includes(open))).toBe(true);
+    expect((await sendUplink(s, await demoDeviceKey(s.ctx, open), { serial: open, measurements: [{ time: Date.now(), rawDistance: openOffset - 1111 }] })).status).toBe(200);
+    await expect.poll(() => page.getByTestId('latest-level').textContent()).toContain('1.111');
+    expect(pageFrames.filter((f) => f.includes(open))).toEqual([]);
+    // and live mode, which the page's own connection serves, shows the frames are seen
+    await page.getByLabel('View mode').getByText('Live Mode').click();
+    await page.waitForTimeout(1_500); // live mode's subscription settles
+    expect((await sendUplink(s, await demoDeviceKey(s.ctx, open), { serial: open, measurements: [{ time: Date.now(), rawDistance: openOffset - 1222 }] })).status).toBe(200);
+    await expect.poll(() => pageFrames.some((f) => f.includes(open)), { timeout: 15_000 }).toBe(true);
+    await page.getByLabel('View mode').getByText('Normal Mode').click();
     await cdp.detach();
 
     const search = page.getByLabel('Search sensors');

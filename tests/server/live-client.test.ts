@@ -95,7 +95,10 @@ describe.each(testDrivers)("the browser's live transport src/shared/live.ts on %
     };
     const feed = new FleetLiveFeed(fleet);
     const errors: string[] = [];
-    feed.start({ url: `${s.url.replace('http', 'ws')}/mqtt`, orgId: org.id }, { token: async () => s.tokenFor(user.id), rows: (r) => told.push(r), counts: () => {}, error: (m) => errors.push(m) });
+    const watchedSeen: string[] = [];
+    const out = { token: async () => s.tokenFor(user.id), rows: (r: FleetLiveRows) => told.push(r), counts: () => {}, error: (m: string) => errors.push(m), settings: () => {}, notification: () => {} };
+    // the open dashboard's sensor is watched: its messages are handed on as they come, beside the batches
+    feed.start({ url: `${s.url.replace('http', 'ws')}/mqtt`, orgId: org.id, watch: [sensor.id] }, { ...out, sensor: (m) => watchedSeen.push(m.sensorId) });
     feed.setWindow(0, 30);
     const time = Date.UTC(2026, 7, 1);
     // until the subscription has settled and one batch came; then three uplinks at once come as one batch
@@ -109,6 +112,8 @@ describe.each(testDrivers)("the browser's live transport src/shared/live.ts on %
     expect(after.flat().filter((u) => u.sensorId === sensor.id).length).toBeGreaterThanOrEqual(3);
     expect(after.length).toBeLessThan(after.flat().length);
     expect(told.length).toBe(batches.length);
+    expect(watchedSeen.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(watchedSeen)).toEqual(new Set([sensor.id]));
     expect(errors).toEqual([]);
     feed.stop();
     const stopped = batches.length;
@@ -121,7 +126,7 @@ describe.each(testDrivers)("the browser's live transport src/shared/live.ts on %
     const other = await makeOrg(s.ctx.db);
     const feed = new FleetLiveFeed({ fleetLive: async () => ({ version: 0, count: 0, rows: [], query: '', serials: [], statusChanged: false }), fleetSettings: async () => ({ count: 0, version: 0 }) });
     const err = waitFor<string>();
-    feed.start({ url: `${s.url.replace('http', 'ws')}/mqtt`, orgId: other.id }, { token: async () => s.tokenFor(user.id), rows: () => {}, counts: () => {}, error: err.push });
+    feed.start({ url: `${s.url.replace('http', 'ws')}/mqtt`, orgId: other.id }, { token: async () => s.tokenFor(user.id), rows: () => {}, counts: () => {}, error: err.push, sensor: () => {}, settings: () => {}, notification: () => {} });
     expect(await err.p).toBe(LIVE_REFUSED);
     feed.stop();
   });

@@ -7,7 +7,7 @@ import type { MeasurementUnit } from '../../domain/sensor-format';
 import { dashboardNotifications, notificationCardStyle, NOTIFICATION_TITLE } from '../../domain/notification-rules';
 import { currentBattery, notificationText } from '../../domain/notification-text';
 import { formatTime, timeAgo, type TimeDisplay } from '../../domain/time-format';
-import { subscribeOrg } from '../../shared/live';
+import { subscribeFleetFeed } from '../../shared/use-fleet';
 import { applyNotification } from '../../domain/live-updates';
 import { REFRESH, serverNow, useNow } from './use-clock';
 import { notificationPages, readSensorAlertNotifications } from './sensor-alerts';
@@ -46,7 +46,8 @@ export function StatusAlerts({ sensor, orgId, unit, timeDisplay, timeZone }: Sta
         .catch(() => {}); // the alerts are a hint; the notifications page reports load failures
     void load();
     const id = setInterval(load, NOTIFICATION_POLL_MS);
-    const off = subscribeOrg(orgId, {
+    // from the data worker's feed, which the sensors list beside the dashboard runs (use-fleet.ts)
+    const off = subscribeFleetFeed(orgId, {
       onNotification: (m) => {
         if (m.notification.sensorId === sensor.id) setAll((list) => applyNotification(list, m.notification));
       },

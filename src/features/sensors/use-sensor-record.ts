@@ -5,7 +5,7 @@ import { ApiError } from '../../shared/api';
 import { reportClientError } from '../../shared/client-errors';
 import { readEarly, sensorRecordPath } from '../../shared/early-reads';
 import { holdFirstDraw } from '../../shared/first-draw';
-import { subscribeOrg } from '../../shared/live';
+import { subscribeFleetFeed } from '../../shared/use-fleet';
 
 export type SensorRecordState = { status: 'loading' } | { status: 'missing' } | { status: 'error'; message: string } | { status: 'ready'; sensor: Sensor };
 
@@ -45,13 +45,13 @@ export function useSensorRecord(orgId: string, serial: string): SensorRecordStat
   const loading = state.status === 'loading';
   useEffect(() => (loading ? holdFirstDraw() : undefined), [loading]);
 
-  // this sensor's topics only: the organisation's other uplinks do not cross the main thread for it
+  // this sensor's messages, from the data worker's feed that the sensors list runs (use-fleet.ts)
   const sensorId = state.status === 'ready' ? state.sensor.id : undefined;
   useEffect(
     () =>
       sensorId === undefined
         ? undefined
-        : subscribeOrg(
+        : subscribeFleetFeed(
             orgId,
             {
               onSensor: (m) =>
