@@ -3,6 +3,8 @@ import type { AppContext } from '../context';
 import { MANAGERS, requireMember, type GatewayEnv } from '../http/auth';
 import { badRequest, notFound } from '../http/errors';
 import { serverTimer } from '../http/server-timing';
+import { streamedBody } from '../http/static-files';
+import type { Db } from '../db/db';
 import { addSensorRequestSchema, type Sensor } from '../../src/contract/sensor.schema';
 import { SENSOR_CHANGE_OVERLAP_MS, SENSOR_LIST_VIEWS, SUMMARY_FIELDS, SUMMARY_MAX_LIMIT, sensorListQuerySchema } from '../../src/contract/sensor-summary.schema';
 import { SIGN_UP_MESSAGES, checkClaimCode, checkSerial } from '../../src/domain/sign-up-rules';
@@ -68,12 +70,77 @@ const SUMMARY_ROW = `json_build_array(
   )`;
 
 /**
- * The compact list's rows, built as JSON text by the database in one statement (no per-sensor
- * work in Node): one array per sensor in SUMMARY_FIELDS' order, sorted as the full list is. The
- * jsonb values go through as stored; the client checks each one.
+ * The compact list's rows, built as JSON text by the database in one statement: one array per
+ * sensor in SUMMARY_FIELDS' order, sorted as the full list is. The jsonb values go through as
+ * stored; the client checks each one. The whole list is not sent from this (wholeSummaryList
+ * streams it); the benchmark's plan and the tests compare with it.
  */
 export const SUMMARY_SQL = `SELECT coalesce(json_agg(${SUMMARY_ROW} ORDER BY lower(name), serial), '[]')::text AS rows
   FROM sensors WHERE org_id = $1`;
+
+/**
+ * The whole compact list row by row, each row's JSON text built by the database, in the list's
+ * order: the index sensors_list_order (org_id, lower(name), serial) gives that order without a
+ * sort, so the first rows come at once.
+ */
+export const SUMMARY_ROWS_SQL = `SELECT ${SUMMARY_ROW}::text AS r FROM sensors WHERE org_id = $1 ORDER BY lower(name), serial`;
+
+/** Rows the whole list's cursor reads at a time: each batch is sent (and compressed) while the next is built. */
+export const SUMMARY_FETCH_ROWS = 5_000;
+
+const utf8 = new TextEncoder();
+
+/**
+ * GET .../sensors?view=summary's whole list as a stream, the same JSON as one statement would give
+ * (`{"fields","rows","cursor"}`): a cursor over SUMMARY_ROWS_SQL in one read-only, repeatable-read
+ * transaction (one snapshot, as one statement has), its rows sent in batches of `perFetch` while
+ * the database builds the next. The cursor (the next refresh's `since`) is the clock at the
+ * transaction's first statement, less the overlap. Resolves once the first batch is read, so a
+ * failure before it is an ordinary error answer; a failure after it ends the stream with an error
+ * (the client sees a broken answer, never a short list).
+ */
+export function wholeSummaryList(db: Db, orgId: string, perFetch = SUMMARY_FETCH_ROWS): Promise<ReadableStream<Uint8Array>> {
+  return new Promise((resolve, reject) => {
+    let stopped = false;
+    let started = false;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        db.tx(async (q) => {
+          await q.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+          const [at] = await q.query<{ cursor: string | number }>(
+            `SELECT (extract(epoch FROM statement_timestamp()) * 1000)::bigint - ${SENSOR_CHANGE_OVERLAP_MS} AS cursor`,
+          );
+          await q.query(`DECLARE summary_list NO SCROLL CURSOR FOR ${SUMMARY_ROWS_SQL}`, [orgId]);
+          const fetch = `FETCH ${perFetch} FROM summary_list`;
+          let rows = await q.query<{ r: string }>(fetch);
+          started = true;
+          resolve(body);
+          controller.enqueue(utf8.encode(`{"fields":${JSON.stringify(SUMMARY_FIELDS)},"rows":[`));
+          let first = true;
+          while (rows.length > 0 && !stopped) {
+            controller.enqueue(utf8.encode((first ? '' : ',') + rows.map((x) => x.r).join(',')));
+            first = false;
+            if (rows.length < perFetch) break;
+            rows = await q.query<{ r: string }>(fetch);
+          }
+          if (!stopped) controller.enqueue(utf8.encode(`],"cursor":${Number(at!.cursor)}}`));
+        }).then(
+          () => {
+            if (!stopped) controller.close();
+          },
+          (err: unknown) => {
+            if (!started) reject(err);
+            else if (!stopped) controller.error(err);
+          },
+        );
+      },
+      cancel() {
+        // the client went away: the transaction ends after the batch being read
+        stopped = true;
+      },
+    });
+  });
+}
 
 /**
  * The first $2 rows of the compact list and the organisation's sensor count: the index
@@ -84,14 +151,6 @@ export const SUMMARY_PAGE_SQL = `SELECT
     (SELECT coalesce(json_agg(${SUMMARY_ROW} ORDER BY lower(name), serial), '[]')::text
        FROM (SELECT * FROM sensors WHERE org_id = $1 ORDER BY lower(name), serial LIMIT $2) s) AS rows,
     (SELECT count(*)::int FROM sensors WHERE org_id = $1) AS total,
-    (extract(epoch FROM statement_timestamp()) * 1000)::bigint - ${SENSOR_CHANGE_OVERLAP_MS} AS cursor`;
-
-/**
- * The whole compact list with the cursor of its next refresh: the database's clock at the read,
- * less the overlap (SENSOR_CHANGE_OVERLAP_MS), in one statement with the rows.
- */
-export const SUMMARY_WITH_CURSOR_SQL = `SELECT
-    (${SUMMARY_SQL}) AS rows,
     (extract(epoch FROM statement_timestamp()) * 1000)::bigint - ${SENSOR_CHANGE_OVERLAP_MS} AS cursor`;
 
 /**
@@ -157,9 +216,12 @@ export function sensorRoutes(ctx: AppContext) {
       return json(`{"fields":${JSON.stringify(SUMMARY_FIELDS)},"rows":${page!.rows},"total":${Number(page!.total)},"cursor":${Number(page!.cursor)}}`);
     }
     if (view === 'summary') {
-      const [whole] = await ctx.db.query<{ rows: string; cursor: string | number }>(SUMMARY_WITH_CURSOR_SQL, [orgId]);
+      const body = await wholeSummaryList(ctx.db, orgId);
+      // db: until the first rows are read (the rest stream after the headers)
       timer.mark('db');
-      return json(`{"fields":${JSON.stringify(SUMMARY_FIELDS)},"rows":${whole!.rows},"cursor":${Number(whole!.cursor)}}`);
+      timer.set(c);
+      c.header('Cache-Control', 'no-store');
+      return c.body(streamedBody(body), 200, { 'Content-Type': 'application/json; charset=UTF-8' });
     }
     const rows = await ctx.db.query<SensorDbRow>('SELECT * FROM sensors WHERE org_id = $1 ORDER BY lower(name), serial', [orgId]);
     timer.mark('db');

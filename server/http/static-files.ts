@@ -2,6 +2,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { compress } from 'hono/compress';
 import { existsSync } from 'node:fs';
+import { Duplex } from 'node:stream';
+import { createDeflate, createGzip } from 'node:zlib';
 import { relative, sep } from 'node:path';
 
 /** Hashed build output (Vite writes every bundled file under /assets/ with its content hash in the name). */
@@ -47,11 +49,14 @@ export function staticFiles(root: string, only?: string): MiddlewareHandler {
 const MEASUREMENT_PAGE = /^\/api\/organisations\/[^/]+\/sensors\/[^/]+\/measurements$/;
 
 /**
- * JSON answers of the gateway and identity above 1 KiB gzip- or deflate-compressed (Hono's compress
- * middleware: it streams, so nothing is held back, and it leaves a 206, an answer already encoded,
- * `Cache-Control: no-transform` and other content types alone). Measurement pages stay as they
- * are: the chart asks for the binary column form, which is not compressible text, and the JSON form
- * must be the same bytes whichever listener answers it.
+ * JSON answers of the gateway and identity above 1 KiB gzip- or deflate-compressed at zlib's level 1
+ * (Hono's compress middleware chooses: it streams, so nothing is held back, and it leaves a 206, an
+ * answer already encoded, `Cache-Control: no-transform` and other content types alone). Level 1,
+ * not the default 6: the whole compact sensor list at 100,000 sensors is 19 MB of JSON, which level
+ * 6 takes about 1 s of the server's CPU to compress and level 1 about 0.4 s, for 15 % more bytes
+ * (docs/performance.md, benchmark 22). Measurement pages stay as they are: the chart asks for the
+ * binary column form, which is not compressible text, and the JSON form must be the same bytes
+ * whichever listener answers it.
  */
 export function compressJson(): MiddlewareHandler {
   const gzip = compress({ threshold: 1024, contentTypeFilter: JSON_TYPE });
@@ -61,7 +66,54 @@ export function compressJson(): MiddlewareHandler {
       : gzip(c, async () => {
           await next();
           await measure(c);
+          fastCompression(c);
         });
+}
+
+/** Bodies streamed as they are built (the whole compact list): compressed as they stream, never read whole to be measured. */
+const streamed = new WeakSet<ReadableStream>();
+
+/** Marks a body streamed as it is built: compressJson compresses it (it is large) without reading it whole first. */
+export function streamedBody(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  streamed.add(body);
+  return body;
+}
+
+/**
+ * Compresses the answer here at level 1 (gzip or deflate as Accept-Encoding asks, Hono's choice)
+ * and marks it encoded, so Hono's compress, which has no level (CompressionStream), leaves it.
+ */
+function fastCompression(c: Context) {
+  const res = c.res;
+  if (!res.body || c.req.method === 'HEAD' || res.status === 206 || res.headers.has('Content-Encoding') || res.headers.has('Transfer-Encoding')) return;
+  if (!JSON_TYPE.test(res.headers.get('Content-Type') ?? '') || /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get('Cache-Control') ?? '')) return;
+  const length = res.headers.get('Content-Length');
+  if (length !== null && Number(length) < 1024) return;
+  const vary = res.headers.get('Vary');
+  if (vary !== '*' && !/(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary ?? '')) c.header('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+  const encoding = acceptedEncoding(c.req.header('Accept-Encoding'));
+  if (!encoding) return;
+  const zip = encoding === 'gzip' ? createGzip({ level: 1 }) : createDeflate({ level: 1 });
+  // Hono's res setter copies the old answer's headers onto the new one: Content-Length goes after
+  c.res = new Response(res.body.pipeThrough(Duplex.toWeb(zip) as ReadableWritablePair<Uint8Array, Uint8Array>), res);
+  c.res.headers.delete('Content-Length');
+  c.res.headers.set('Content-Encoding', encoding);
+}
+
+/** gzip or deflate as Accept-Encoding allows, gzip first (as Hono's compress chooses); undefined for neither. */
+function acceptedEncoding(header: string | undefined): 'gzip' | 'deflate' | undefined {
+  if (!header) return undefined;
+  const q = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const qp = params.map((x) => x.trim()).find((x) => x.startsWith('q='));
+    q.set(name!, qp ? Number(qp.slice(2)) || 0 : 1);
+  }
+  const of = (e: string) => q.get(e) ?? q.get('*') ?? 0;
+  const gzip = of('gzip');
+  const deflate = of('deflate');
+  if (gzip <= 0 && deflate <= 0) return undefined;
+  return gzip >= deflate ? 'gzip' : 'deflate';
 }
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json(?:;|$)/i;
@@ -73,7 +125,7 @@ const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json(?:;|$)/i;
  */
 async function measure(c: Context) {
   const res = c.res;
-  if (!res.body || res.headers.has('Content-Length') || res.headers.has('Content-Encoding') || !JSON_TYPE.test(res.headers.get('Content-Type') ?? '')) return;
+  if (!res.body || streamed.has(res.body) || res.headers.has('Content-Length') || res.headers.has('Content-Encoding') || !JSON_TYPE.test(res.headers.get('Content-Type') ?? '')) return;
   const body = await res.arrayBuffer();
   const sized = new Response(body, res);
   sized.headers.set('Content-Length', String(body.byteLength));

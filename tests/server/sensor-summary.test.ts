@@ -3,6 +3,7 @@ import { startTestServer, testDrivers, type TestServer } from './harness';
 import { addMember, makeOrg, makeSensor, makeUser } from './fixtures';
 import { sensorResponseSchema } from '../../src/contract/sensor.schema';
 import { SENSOR_CHANGE_OVERLAP_MS, SUMMARY_FIELDS, sensorSummaryBodySchema } from '../../src/contract/sensor-summary.schema';
+import { SUMMARY_SQL, wholeSummaryList } from '../../server/gateway/sensors.routes';
 
 // The compact list (DESIGN.md "At a customer's size") and the one-sensor read beside the spec's list.
 describe.each(testDrivers)('compact sensor list on %s', (driver) => {
@@ -66,6 +67,44 @@ describe.each(testDrivers)('compact sensor list on %s', (driver) => {
     });
     expect(named[1]).toMatchObject({ serial: 'AA0003', battery: 'low', lastSeen: 'yesterday', measurementTime: null, latitude: null });
     expect(named[2]).toMatchObject({ serial: 'AA000001', schedulerEnabled: false });
+  });
+
+  it('streams the whole list through a cursor in batches: the same rows as one statement builds, in order, with a cursor', async () => {
+    const [one] = await s.ctx.db.query<{ rows: string }>(SUMMARY_SQL, [org.id]);
+    const expected = JSON.parse(one!.rows) as unknown[];
+    expect(expected).toHaveLength(3);
+    // batches of 2 and of 1: the rows split over reads and joined with no row lost, doubled or out of order
+    for (const perFetch of [1, 2, 3, 5_000]) {
+      const body = sensorSummaryBodySchema.parse(JSON.parse(await new Response(await wholeSummaryList(s.ctx.db, org.id, perFetch)).text()));
+      expect(body.fields, String(perFetch)).toEqual([...SUMMARY_FIELDS]);
+      expect(body.rows, String(perFetch)).toEqual(expected);
+      expect(body.cursor).toBeGreaterThan(Date.now() - SENSOR_CHANGE_OVERLAP_MS - 60_000);
+      expect(body.removed).toBeUndefined();
+    }
+    // the route's whole list: compressed as it streams (no length known ahead), the same rows once decoded
+    const { request } = await import('node:http');
+    const { gunzipSync } = await import('node:zlib');
+    const url = new URL(`${s.url}/api/organisations/${org.id}/sensors?view=summary`);
+    const res = await new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((done, fail) =>
+      request(url, { headers: { Authorization: member, 'Accept-Encoding': 'gzip' } }, (r) => {
+        const parts: Buffer[] = [];
+        r.on('data', (d: Buffer) => parts.push(d));
+        r.on('end', () => done({ headers: r.headers, body: Buffer.concat(parts) }));
+      })
+        .on('error', fail)
+        .end(),
+    );
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers['content-length']).toBeUndefined();
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['server-timing']).toMatch(/db;dur=\d+(\.\d+)?.*total;dur=/);
+    expect(sensorSummaryBodySchema.parse(JSON.parse(gunzipSync(res.body).toString())).rows).toEqual(expected);
+  });
+
+  it('answers the whole list of an organisation without sensors as an empty list with a cursor', async () => {
+    const empty = await makeOrg(s.ctx.db, { name: 'Nobody yet' });
+    const body = JSON.parse(await new Response(await wholeSummaryList(s.ctx.db, empty.id, 2)).text());
+    expect(body).toEqual({ fields: [...SUMMARY_FIELDS], rows: [], cursor: expect.any(Number) });
   });
 
   it('keeps the spec\'s full list without a view, with server time too', async () => {
