@@ -107,6 +107,9 @@ export function wholeSummaryList(db: Db, orgId: string, perFetch = SUMMARY_FETCH
       start(controller) {
         db.tx(async (q) => {
           await q.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+          // the index's order, never a sort: a sort builds every row before the first is sent (the
+          // planner picks one for a cursor at 10,000 sensors, the first rows then waiting 0.4 s)
+          await q.query('SET LOCAL enable_sort = off');
           const [at] = await q.query<{ cursor: string | number }>(
             `SELECT (extract(epoch FROM statement_timestamp()) * 1000)::bigint - ${SENSOR_CHANGE_OVERLAP_MS} AS cursor`,
           );
