@@ -188,4 +188,25 @@ describe('the fleet in the data worker (issue 32)', () => {
     expect(await w.fleetRefresh({ ...req, orgId: 'o2' })).toMatchObject({ total: 1 });
     expect(asked[2]).toBe('http://x/api/organisations/o2/sensors?view=summary');
   });
+  it('after a failed load of another organisation, the refresh reads that organisation\'s whole list, not the changes to the list held before (the notifications filter\'s recovery)', async () => {
+    const asked: string[] = [];
+    let failing = false;
+    const w = new FleetWorker({
+      fetch: async (input) => {
+        asked.push(String(input));
+        if (failing) return new Response('{"code":"INTERNAL","message":"Server error"}', { status: 500 });
+        return new Response(JSON.stringify(String(input).includes('/o1/') ? { ...body([row('Alpha', 'AA000001')]), cursor: 1000 } : { ...body([row('Other', 'BB000001'), row('Second', 'BB000002')]), cursor: 20 }));
+      },
+    });
+    const req = { apiBase: 'http://x/api', token: 't', orgId: 'o1' };
+    await w.fleetLoad(req);
+    failing = true;
+    await expect(w.fleetLoad({ ...req, orgId: 'o2' })).rejects.toThrow('Server error');
+    failing = false;
+    asked.length = 0;
+    // the minute's refresh for o2: o1's list is still held, but it is not o2's
+    expect(await w.fleetRefresh({ ...req, orgId: 'o2' })).toMatchObject({ total: 2, complete: true });
+    expect(asked).toEqual(['http://x/api/organisations/o2/sensors?view=summary']);
+    expect((await w.fleetRows(0, 5)).rows.map((r) => r.sensor.serial)).toEqual(['BB000001', 'BB000002']);
+  });
 });

@@ -340,8 +340,10 @@ export class FleetWorker implements FleetApi {
   private whole: Promise<FleetLoaded> = Promise.resolve({ total: 0, complete: true, count: 0, version: 0, invalid: [] });
   /** Live updates since the whole list (or a refresh) was asked for, applied to it when it is in (null: none pending). */
   private since: FleetLiveUpdate[] | null = null;
-  /** The organisation whose list is held or loading. */
+  /** The organisation whose list is loading (or held, when its last load succeeded). */
   private org: string | undefined;
+  /** The organisation whose list is held: after a failed load of another, the list held is still this one's. */
+  private heldOrg: string | undefined;
 
   constructor(private readonly deps: { fetch?: typeof fetch } = {}) {}
 
@@ -366,6 +368,8 @@ export class FleetWorker implements FleetApi {
     if (fleet.complete && this.since) fleet.applyLive(this.since, 0, 0);
     if (fleet.complete) this.since = null;
     this.fleet = fleet;
+    // the load answered is the latest (mine === this.loads): its organisation is this.org
+    this.heldOrg = this.org;
     const shown = this.shownOf(loaded);
     // the index is built after the first rows are answered, before a person can type
     if (fleet.complete) setTimeout(() => fleet.warmSearch(), 0);
@@ -408,7 +412,8 @@ export class FleetWorker implements FleetApi {
   async fleetRefresh(req: FleetLoadRequest): Promise<FleetLoaded> {
     const fleet = this.fleet;
     const cursor = fleet.cursor;
-    if (req.orgId !== this.org || !fleet.complete || cursor === undefined) return this.fleetLoad({ ...req, firstPage: false });
+    // another organisation's list (held before a failed load of this one) is not refreshed with this one's changes
+    if (req.orgId !== this.org || req.orgId !== this.heldOrg || !fleet.complete || cursor === undefined) return this.fleetLoad({ ...req, firstPage: false });
     const mine = ++this.loads;
     this.since = [];
     try {

@@ -48,6 +48,7 @@ export interface FleetHandle {
   /** A setup save (here or, by the live feed, elsewhere) reaches the list. */
   settings(saved: Sensor): void;
   csv(): Promise<string>;
+  /** Reads the whole list again (after an add, or as a retry of a failed load, which shows loading meanwhile). */
   reload(): Promise<void>;
 }
 
@@ -228,5 +229,11 @@ export function useFleet(orgId: string): FleetHandle {
       .then((r) => setState((prev) => (prev.status === 'ready' ? { ...prev, ...r } : prev)));
   }, []);
 
-  return useMemo<FleetHandle>(() => ({ state, search, rows, find, setWindow, onLiveRows, settings, csv, mapOverview, mapItems, mapExpansion, reload: () => load(false) }), [state, search, settings, load, setWindow, onLiveRows]);
+  const reload = useCallback(() => {
+    // a retry after a failed load shows it loading again (a reload of a list shown keeps it until the new one is in)
+    setState((prev) => (prev.status === 'error' ? { status: 'loading' } : prev));
+    return load(false);
+  }, [load]);
+
+  return useMemo<FleetHandle>(() => ({ state, search, rows, find, setWindow, onLiveRows, settings, csv, mapOverview, mapItems, mapExpansion, reload }), [state, search, settings, reload, setWindow, onLiveRows]);
 }

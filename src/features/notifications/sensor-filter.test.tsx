@@ -19,6 +19,10 @@ const worker = {
   version: 1,
   /** The fleet's load failed, with this reason (useFleet's error state). */
   failure: undefined as string | undefined,
+  /** A retry's load is under way (useFleet's loading state). */
+  loading: false,
+  /** The fleet's loads asked for again (useFleet's reload). */
+  reloads: 0,
   listeners: new Set<() => void>(),
   /** The worker answers its latest search. */
   answer() {
@@ -29,14 +33,32 @@ const worker = {
   /** A later read of the fleet succeeds: the list is ready, its first rows those of the latest search. */
   recover() {
     this.failure = undefined;
+    this.loading = false;
     this.answer();
+  },
+  /** useFleet's reload: loading until the test says how it ended. */
+  reload() {
+    this.reloads++;
+    this.failure = undefined;
+    this.loading = true;
+    this.listeners.forEach((l) => l());
+  },
+  /** The retry's load failed again. */
+  failAgain(reason: string) {
+    this.failure = reason;
+    this.loading = false;
+    this.listeners.forEach((l) => l());
   },
 };
 
 function useFakeFleet(): FleetHandle {
   const [version, setVersion] = useState(worker.version);
+  const [, setTick] = useState(0);
   useEffect(() => {
-    const l = () => setVersion(worker.version);
+    const l = () => {
+      setVersion(worker.version);
+      setTick((t) => t + 1);
+    };
     worker.listeners.add(l);
     return () => void worker.listeners.delete(l);
   }, []);
@@ -45,15 +67,23 @@ function useFakeFleet(): FleetHandle {
     const shown = createSensorSearch(worker.fleet)(worker.applied);
     return { version: worker.version, count: shown.length, query: worker.applied, rows: shown.slice(start, end).map((sensor, i) => ({ index: start + i, sensor })) };
   }, []);
+  const reload = useCallback(async () => worker.reload(), []);
   const failure = worker.failure;
+  const loading = worker.loading;
   return useMemo(
     () =>
       ({
-        state: failure !== undefined ? { status: 'error', message: failure } : { status: 'ready', total: worker.fleet.length, count: worker.fleet.length, version, loads: 1, partial: false },
+        state:
+          failure !== undefined
+            ? { status: 'error', message: failure }
+            : loading
+              ? { status: 'loading' }
+              : { status: 'ready', total: worker.fleet.length, count: worker.fleet.length, version, loads: 1, partial: false },
         search,
         rows,
+        reload,
       }) as unknown as FleetHandle,
-    [failure, version, search, rows],
+    [failure, loading, version, search, rows, reload],
   );
 }
 
@@ -76,6 +106,8 @@ describe('notifications sensor filter', () => {
     worker.asked = [];
     worker.version = 1;
     worker.failure = undefined;
+    worker.loading = false;
+    worker.reloads = 0;
     vi.useFakeTimers();
   });
   afterEach(() => {
@@ -171,5 +203,51 @@ describe('notifications sensor filter', () => {
     await settle();
     expect(screen.queryByText('Unable to load sensor information')).toBeNull();
     expect(options()).toEqual(['Bravo Tank · AA000002']);
+  });
+  it('"Try again" in the failure loads the fleet again: "Searching…" while it loads, the failure again if it fails, the sensors once it succeeds', async () => {
+    const offline = 'Unable to connect to the product. Please check your internet connection and try again.';
+    worker.failure = offline;
+    show();
+    await settle();
+    expect(screen.getByText('Unable to load sensor information')).toBeTruthy();
+    expect(worker.reloads).toBe(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await settle();
+    expect(worker.reloads).toBe(1);
+    expect(screen.queryByText('Unable to load sensor information')).toBeNull();
+    expect(screen.getByText('Searching…')).toBeTruthy();
+
+    // the retry fails too: its reason, and the control again
+    act(() => worker.failAgain('Something went wrong.'));
+    await settle();
+    expect(screen.getByText('Unable to load sensor information')).toBeTruthy();
+    expect(screen.getByText('Something went wrong.')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await settle();
+    expect(worker.reloads).toBe(2);
+    act(() => worker.recover());
+    await settle();
+    expect(screen.queryByText('Unable to load sensor information')).toBeNull();
+    expect(options()).toEqual(names.map((n, i) => `${n} · AA00000${i + 1}`));
+  });
+
+  it('opened again after a failed load, the filter loads the fleet again', async () => {
+    worker.failure = 'Something went wrong.';
+    show();
+    await settle();
+    expect(screen.getByText('Unable to load sensor information')).toBeTruthy();
+    const box = screen.getByRole('combobox', { name: 'Sensor' });
+    // closed (Escape), then opened again
+    fireEvent.keyDown(box, { key: 'Escape' });
+    await settle();
+    expect(worker.reloads).toBe(0);
+    fireEvent.click(box);
+    await settle();
+    expect(worker.reloads).toBe(1);
+    act(() => worker.recover());
+    await settle();
+    expect(options()).toHaveLength(names.length);
   });
 });

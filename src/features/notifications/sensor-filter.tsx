@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Select, Stack, Text } from '@mantine/core';
+import { Anchor, Select, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { SENSORS_LOAD_FAILED } from '../../domain/messages';
 import { SEARCH_DEBOUNCE_MS } from '../../domain/sensor-search';
@@ -38,8 +38,8 @@ export function SensorFilter({ orgId, value, label, onChange }: SensorFilterProp
   const [active, setActive] = useState(false);
   const [search, setSearch] = useState('');
   const [matches, setMatches] = useState<Matches | undefined>(undefined);
-  // the fleet's load failed (its reason): no answer is coming, so the dropdown says so instead of searching
-  const [failure, setFailure] = useState<string | undefined>(undefined);
+  // the fleet's load failed (its reason, and a retry): no answer is coming, so the dropdown says so instead of searching
+  const [failure, setFailure] = useState<Failure | undefined>(undefined);
   // the option picked here names the sensor until the page's own record of it arrives
   const [picked, setPicked] = useState<Option | undefined>(undefined);
   const chosen = value ? { value, label: label ?? (picked?.value === value ? picked.label : 'Loading sensor…') } : undefined;
@@ -56,7 +56,7 @@ export function SensorFilter({ orgId, value, label, onChange }: SensorFilterProp
     const options = answered ?? [];
     return chosenValue && chosenLabel && !options.some((m) => m.value === chosenValue) ? [{ value: chosenValue, label: chosenLabel }, ...options] : options;
   }, [chosenValue, chosenLabel, answered]);
-  const emptyMessage = failure !== undefined ? <LoadFailure reason={failure} /> : answered ? 'No sensor matches' : 'Searching…';
+  const emptyMessage = failure !== undefined ? <LoadFailure reason={failure.reason} onRetry={failure.retry} /> : answered ? 'No sensor matches' : 'Searching…';
   const offered = useMemo(() => new Set(answered === undefined ? [] : query.trim() === '' ? data.map((o) => o.value) : answered.map((o) => o.value)), [answered, data, query]);
 
   return (
@@ -74,7 +74,11 @@ export function SensorFilter({ orgId, value, label, onChange }: SensorFilterProp
         // the worker has searched: offer its answer as it is, nothing else
         filter={({ options }) => options.filter((o) => 'value' in o && offered.has(o.value))}
         onFocus={() => setActive(true)}
-        onDropdownOpen={() => setActive(true)}
+        onDropdownOpen={() => {
+          setActive(true);
+          // opened again after a failed load: try it again rather than show the old failure
+          failure?.retry();
+        }}
         onChange={(id, option) => {
           setPicked(option ?? undefined);
           onChange(id ?? undefined);
@@ -86,29 +90,40 @@ export function SensorFilter({ orgId, value, label, onChange }: SensorFilterProp
   );
 }
 
-/** The sensors page's load failure (monitoring-client 8), with its reason. */
-function LoadFailure({ reason }: { reason: string }) {
+/** The fleet's failed load: its reason, and a new load of it. */
+interface Failure {
+  reason: string;
+  retry(): void;
+}
+
+/** The sensors page's load failure (monitoring-client 8), with its reason and "Try again" (a new load of the fleet). */
+function LoadFailure({ reason, onRetry }: { reason: string; onRetry(): void }) {
   return (
-    <Stack gap={2} role="alert">
+    <Stack gap={2} align="flex-start" role="alert">
       <Text size="sm" c="red" fw={500}>
         {SENSORS_LOAD_FAILED}
       </Text>
       <Text size="xs" c="dimmed">
         {reason}
       </Text>
+      {/* a mouse press here would blur the search box and close the dropdown before the click */}
+      <Anchor component="button" type="button" fz="sm" onMouseDown={(e) => e.preventDefault()} onClick={onRetry}>
+        Try again
+      </Anchor>
     </Stack>
   );
 }
 
 /**
  * Loads the fleet into the worker and answers its first matches of the query, with the query they
- * answer, or the load's failure (undefined again once a later read of the fleet succeeds).
+ * answer, or the load's failure with a retry (undefined again while the retry loads, and once a
+ * later read of the fleet, a retry or the minute's refresh, succeeds).
  */
-function FleetMatches({ orgId, query, onMatches, onFailure }: { orgId: string; query: string; onMatches(m: Matches): void; onFailure(reason: string | undefined): void }) {
-  const { state, search, rows } = useFleet(orgId);
+function FleetMatches({ orgId, query, onMatches, onFailure }: { orgId: string; query: string; onMatches(m: Matches): void; onFailure(failure: Failure | undefined): void }) {
+  const { state, search, rows, reload } = useFleet(orgId);
   const version = state.status === 'ready' ? state.version : -1;
   const failed = state.status === 'error' ? state.message : undefined;
-  useEffect(() => onFailure(failed), [failed, onFailure]);
+  useEffect(() => onFailure(failed === undefined ? undefined : { reason: failed, retry: () => void reload() }), [failed, reload, onFailure]);
   useEffect(() => search(query), [search, query]);
   useEffect(() => {
     if (version < 0) return;
