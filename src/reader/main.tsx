@@ -12,6 +12,7 @@ import { ReaderApp } from '../features/reader/reader-app';
 import { ReaderDb, type ReaderOwner } from '../features/reader/reader-db';
 import type { MeterReadingAnswer } from '../contract/route.schema';
 import { uploadCapture } from '../features/reader/reader-api';
+import { onGatewayAnswered } from '../shared/api';
 import { retryWhenReachable, serverAnswers } from '../features/reader/reconnect';
 import { theme } from '../app/theme';
 
@@ -116,8 +117,9 @@ async function boot() {
   ).start();
   window.addEventListener('online', () => sync.send({ type: 'ONLINE' }));
   window.addEventListener('offline', () => sync.send({ type: 'OFFLINE' }));
-  // a connection back without an online event: probe while backing off, retry when the server answers
-  retryWhenReachable(sync, { probe: () => serverAnswers(), page: document });
+  // a connection back without an online event: probe while backing off, retry when the server
+  // answers it, or answers any of the app's own requests (the task list, a download)
+  retryWhenReachable(sync, { probe: () => serverAnswers(), page: document, answers: onGatewayAnswered });
   const me: ReaderOwner = owner;
 
   function Reader() {

@@ -42,6 +42,22 @@ export interface CallOptions<T> {
   headers?: Record<string, string>;
 }
 
+const answered = new Set<() => void>();
+
+/**
+ * Listens for the gateway's successful answers to any call (the reader app: a request that succeeds
+ * tells its upload queue the network is back). Returns the stop.
+ */
+export function onGatewayAnswered(listener: () => void): () => void {
+  answered.add(listener);
+  return () => void answered.delete(listener);
+}
+
+/** The gateway answered a request with success (call's own, or one a worker made for the page: the reader's download). */
+export function gatewayAnswered(): void {
+  for (const listener of answered) listener();
+}
+
 /** Calls the gateway: adds the ID token, drops undefined query values, validates the answer. */
 export async function call<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, opts: CallOptions<T> = {}): Promise<T> {
   const headers: Record<string, string> = { ...opts.headers };
@@ -72,6 +88,7 @@ export async function call<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'PATCH'
     }
     throw new ApiError(res.status, code, message);
   }
+  gatewayAnswered();
   const json = text ? JSON.parse(text) : undefined;
   return opts.schema ? opts.schema.parse(json) : (json as T);
 }

@@ -1,4 +1,4 @@
-import { gatewayEndpoint, getIdToken } from '../../shared/api';
+import { gatewayAnswered, gatewayEndpoint, getIdToken } from '../../shared/api';
 import type { MeterReading } from '../../contract/route.schema';
 import type { DownloadedTask } from './reader-db';
 import type { DownloadRequest } from './reader-download';
@@ -34,7 +34,11 @@ export async function downloadOffMainThread(request: DownloadRequest): Promise<D
       if (!p) return;
       if ('part' in m) return void p.readings.push(...m.part);
       pending.delete(m.id);
-      if (m.ok) p.resolve({ ...m.task, readings: p.readings });
+      if (m.ok) {
+        // the server answered the worker's requests: the upload queue need not wait out its backoff
+        gatewayAnswered();
+        p.resolve({ ...m.task, readings: p.readings });
+      }
       else p.reject(new Error(m.message));
     };
     worker.onerror = (e) => {

@@ -110,3 +110,52 @@ describe('retryWhenReachable: a connection back without an online event', () => 
     expect(listeners.size).toBe(0);
   });
 });
+
+describe("retryWhenReachable: the app's own requests", () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  /** The app's successful requests as api.ts reports them (onGatewayAnswered). */
+  function answersSource() {
+    const listeners = new Set<() => void>();
+    return {
+      answers: (l: () => void) => (listeners.add(l), () => void listeners.delete(l)),
+      succeed: () => listeners.forEach((l) => l()),
+      listeners,
+    };
+  }
+
+  it('a request of the app that succeeds while the queue backs off sends the capture at once, without waiting for a probe', async () => {
+    let network = false;
+    const { sync, uploads } = start(() => network);
+    const probe = vi.fn(async () => false); // the health probe would not have said so yet
+    const source = answersSource();
+    const stop = retryWhenReachable(sync, { probe, answers: source.answers });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sync.getSnapshot().value).toBe('backoff');
+    expect(uploads).toEqual(['a']);
+
+    network = true;
+    source.succeed(); // e.g. the task list was read
+    await vi.advanceTimersByTimeAsync(0);
+    expect(uploads).toEqual(['a', 'a']);
+    expect(sync.getSnapshot().context.captures[0]!.status).toBe('sent');
+    expect(probe).not.toHaveBeenCalled();
+    stop();
+    expect(source.listeners.size).toBe(0);
+  });
+
+  it('outside a backoff a successful request changes nothing (offline stays offline, idle stays idle)', async () => {
+    const { sync, uploads } = start(() => false);
+    sync.send({ type: 'OFFLINE' });
+    const source = answersSource();
+    const stop = retryWhenReachable(sync, { probe: async () => true, answers: source.answers });
+    await vi.advanceTimersByTimeAsync(0);
+    const sent = uploads.length;
+    source.succeed();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sync.getSnapshot().value).toBe('offline');
+    expect(uploads).toHaveLength(sent);
+    stop();
+  });
+});

@@ -10,6 +10,8 @@ export interface ReconnectOptions {
   everyMs?: number;
   /** The page whose return to the foreground is worth a try at once (the reader takes the phone out). */
   page?: Pick<Document, 'visibilityState' | 'addEventListener' | 'removeEventListener'>;
+  /** Subscribes to the app's own requests that succeed (the task list, a download); returns the stop. */
+  answers?: (listener: () => void) => () => void;
 }
 
 /**
@@ -17,9 +19,10 @@ export interface ReconnectOptions {
  * without an `online` event (the browser thought it was online all along: a dead cell, a captive
  * portal) would wait that long. While the queue backs off, the server is probed every `everyMs`;
  * when it answers, the machine is told (REACHABLE) and retries at once. Coming back to the
- * foreground does the same. Returns the stop.
+ * foreground does the same, and so does any of the app's own requests succeeding meanwhile (the
+ * server answered it: no need to wait for the next probe). Returns the stop.
  */
-export function retryWhenReachable(sync: Actor<typeof readerSyncMachine>, { probe, everyMs = PROBE_MS, page }: ReconnectOptions): () => void {
+export function retryWhenReachable(sync: Actor<typeof readerSyncMachine>, { probe, everyMs = PROBE_MS, page, answers }: ReconnectOptions): () => void {
   let timer: ReturnType<typeof setInterval> | undefined;
   let probing = false;
   const backingOff = () => sync.getSnapshot().matches('backoff');
@@ -44,7 +47,9 @@ export function retryWhenReachable(sync: Actor<typeof readerSyncMachine>, { prob
     if (page?.visibilityState === 'visible') retry();
   };
   page?.addEventListener('visibilitychange', onVisible);
+  const stopAnswers = answers?.(retry);
   return () => {
+    stopAnswers?.();
     watch.unsubscribe();
     if (timer !== undefined) clearInterval(timer);
     page?.removeEventListener('visibilitychange', onVisible);
