@@ -12,7 +12,7 @@ import { forgetOrganisation, orgPath } from './sections';
  * settings' default organisation): the signed-in user, the organisations, sign-out. Null until both
  * the organisation and the user are known.
  */
-export function useOrgSession(org: Organisation | undefined, organisations: Organisation[], refresh: () => Promise<void>): Session | null {
+export function useOrgSession(org: Organisation | undefined, organisations: Organisation[], refresh: (options?: { quiet?: boolean }) => Promise<void>): Session | null {
   const auth = useAuthRef();
   const user = useSelector(auth, (s) => s.context.user);
   const config = useConfig();

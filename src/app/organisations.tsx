@@ -17,9 +17,14 @@ import { StatusScreen } from './pages/status-screen';
 import { defaultOrganisation, orgPath, defaultSection, isMeterReader } from './sections';
 import { PendingInvitationsPrompt } from './pending-invitations';
 
+/** quiet: a background re-read whose failure keeps the list shown (a sign-in that has expired still signs out). */
+export interface RefreshOptions {
+  quiet?: boolean;
+}
+
 interface Orgs {
   organisations: Organisation[];
-  refresh(): Promise<void>;
+  refresh(options?: RefreshOptions): Promise<void>;
 }
 
 const OrgsContext = createContext<Orgs | null>(null);
@@ -38,7 +43,7 @@ export function OrgsGate() {
   const config = useConfig();
   const [load, setLoad] = useState<Load>({ status: 'loading' });
 
-  const refresh = useCallback(async () => {
+  const refresh = useCallback(async (options?: RefreshOptions) => {
     try {
       // the first read was begun beside the user's (src/shared/early-reads.ts)
       const { organisations } = await readEarly('/organisations', organisationListSchema);
@@ -47,7 +52,10 @@ export function OrgsGate() {
     } catch (err) {
       // A rejected token is a failed token check: sign out and come back here after login.
       if (err instanceof ApiError && (err.status === 401 || err.code === 'NOT_LOGGED_IN')) auth.send({ type: 'SESSION_EXPIRED' });
-      else setLoad({ status: 'failed', message: messageForError(err) });
+      else {
+        const failed: Load = { status: 'failed', message: messageForError(err) };
+        setLoad((prev) => (options?.quiet && prev.status === 'ready' ? prev : failed));
+      }
     }
   }, [auth]);
 

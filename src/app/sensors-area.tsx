@@ -19,6 +19,7 @@ import { SENSORS_LOAD_FAILED } from '../domain/messages';
 import { useFleet, type FleetHandle } from '../shared/use-fleet';
 import { useSensorRecord } from '../features/sensors/use-sensor-record';
 import { LoadFailedPanel } from '../shared/load-failed';
+import { radioFlagStale } from '../domain/org-settings';
 
 /** /org/:orgSlug/sensors/* : the list, the detail tabs by role, the dashboard with its chart, and measurement errors. */
 export function SensorsArea() {
@@ -27,7 +28,7 @@ export function SensorsArea() {
 }
 
 function OrgSensors() {
-  const { org, orgPath, config } = useSession();
+  const { org, orgPath, config, refreshOrganisations } = useSession();
   const sensorsUrl = `${orgPath}/sensors`;
   const fleet = useFleet(org.id);
   const list = fleet.state;
@@ -36,6 +37,8 @@ function OrgSensors() {
   const [adding, setAdding] = useState(false);
   const canAdd = org.role === ROLES.ADMIN || org.role === ROLES.OWNER;
   const onAdded = async (sensor: Sensor) => {
+    // the organisation's first Sigfox or Myriota sensor: the record re-read shows Integration's radio callbacks
+    if (radioFlagStale(org, sensor)) void refreshOrganisations({ quiet: true });
     await fleet.reload();
     navigate(`${sensorsUrl}/${sensor.serial}`);
   };

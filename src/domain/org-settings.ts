@@ -59,6 +59,24 @@ export function integrationParts(isManagerHere: boolean, org: { restApi?: unknow
   return org.radioNetworkSensors ? { restApi: false } : null;
 }
 
+/** The radios whose network's cloud calls Tidewatch with the organisation's callback secret. */
+export const needsRadioCallbacks = (radio: { type: string }) => radio.type === 'sigfox' || radio.type === 'myriota';
+
+/**
+ * The organisation's record says it has no Sigfox or Myriota sensor, but the sensor just added (or
+ * given such a radio) is one: the record is stale, and re-read, so a manager finds the radio
+ * callbacks in Integration without a reload (docs/decisions.md).
+ */
+export const radioFlagStale = (org: { radioNetworkSensors?: boolean }, sensor: { radio: { type: string } }) => !org.radioNetworkSensors && needsRadioCallbacks(sensor.radio);
+
+/**
+ * The Integration section is hidden from this manager only because the record says the
+ * organisation has no Sigfox or Myriota sensor: opening the settings re-reads the record, which may
+ * be stale (a sensor claimed in another tab, a radio changed). Members never see the section, and
+ * an organisation with a REST API always shows it to managers: neither is re-read.
+ */
+export const integrationMayAppear = (isManagerHere: boolean, org: { restApi?: unknown; radioNetworkSensors?: boolean }) => isManagerHere && integrationParts(isManagerHere, org) === null;
+
 /** The member-list actions (organisation-and-routes 2.1, 4; resetMfa: issue 35). */
 export type MemberAction = 'makeAdmin' | 'makeMeterReader' | 'changeToMember' | 'remove' | 'resend' | 'cancelInvite' | 'resetMfa';
 export const MEMBER_ACTION_LABELS: Record<MemberAction, string> = {

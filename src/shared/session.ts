@@ -13,8 +13,11 @@ export interface Session {
   /** Runtime configuration from /config.json. */
   config: ClientConfig;
   signOut(): void;
-  /** Re-reads the sensors, organisations etc. after a change. */
-  refreshOrganisations(): Promise<void>;
+  /**
+   * Re-reads the sensors, organisations etc. after a change. quiet: a background re-read (the
+   * record may be stale) whose failure keeps what is shown instead of the organisations' failure screen.
+   */
+  refreshOrganisations(options?: { quiet?: boolean }): Promise<void>;
 }
 
 /** The map types of monitoring-client 2.8 and their MapLibre style URLs. */

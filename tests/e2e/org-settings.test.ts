@@ -4,6 +4,7 @@ import { gateway, idToken, orgId, startOwnDemoServer, useBrowser } from './sessi
 import type { TestServer } from '../server/harness';
 import { sendUplink } from '../server/live-helpers';
 import { demoDeviceKey } from '../../server/seed/device-keys';
+import { addMember, makeOrg, makeSensor } from '../server/fixtures';
 
 /**
  * Issue 13, organisation settings (organisation-and-routes 2.1, 4, 5, 8), against a product of its
@@ -285,5 +286,46 @@ describe('organisation settings (issue 13)', () => {
     await owner.reload();
     await taskRow(spare.taskNumber).getByText('Unassigned').waitFor({ timeout: 30_000 });
     await owner.close();
+  });
+  // docs/decisions.md: the Integration section of an organisation without a REST API shows its
+  // radio callbacks once it has a Sigfox or Myriota sensor; the first one added shows it without a reload
+  it('a manager of an organisation without a REST API who adds its first Sigfox sensor finds Integration, with only the radio callbacks, without a reload', { timeout: 120_000 }, async () => {
+    // last in the file, so no other test sees the owner's extra organisation
+    const org = await makeOrg(s.ctx.db, { name: 'Zephyr Farms' });
+    const ownerId = (await s.ctx.db.query<{ id: string }>(`SELECT id FROM users WHERE email = 'owner@demo.test'`))[0]!.id;
+    await addMember(s.ctx.db, org.id, ownerId, 3);
+    await makeSensor(s.ctx.db, org.id, { name: 'Farm Tank', radio: 'cellular' });
+    const slug = (await s.ctx.db.query<{ slug: string }>(`SELECT slug FROM organisations WHERE id = $1`, [org.id]))[0]!.slug;
+    const ZEPHYR = `/org/${slug}`;
+
+    const page = await as('owner@demo.test');
+    await page.goto(`${s.url}${ZEPHYR}/settings/details`);
+    const menu = page.getByRole('navigation', { name: 'Settings sections' });
+    await menu.getByRole('link', { name: 'Webhooks' }).waitFor({ timeout: 30_000 });
+    expect(await menu.getByRole('link', { name: 'Integration' }).count()).toBe(0);
+    // from here on the page is never loaded again: a reload would forget this
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Sensors' }).click();
+    await page.getByRole('heading', { name: 'Farm Tank' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Add Sensor' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a New Sensor' });
+    await dialog.getByLabel('Serial number').fill('C0FFEE03');
+    await dialog.getByLabel('Claim code').fill('c0ffee03-0000-4000-8000-000000000003');
+    await dialog.getByRole('button', { name: 'Add Sensor' }).click();
+    await dialog.getByText('Sensor C0FFEE03 has been added to your organisation.').waitFor({ timeout: 30_000 });
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await page.waitForURL(`**${ZEPHYR}/sensors/C0FFEE03`);
+
+    await page.getByRole('navigation', { name: 'Organisation settings' }).getByRole('link', { name: 'Settings' }).click();
+    await menu.getByRole('link', { name: 'Integration' }).click({ timeout: 30_000 });
+    await page.waitForURL(`**${ZEPHYR}/settings/integration`);
+    const section = page.getByTestId('org-settings-integration');
+    await section.getByRole('heading', { name: 'Radio network callbacks' }).waitFor();
+    await section.getByRole('textbox', { name: 'Sigfox callback URL', exact: true }).waitFor({ timeout: 30_000 });
+    // no REST API here: no organisation id, key or token
+    for (const field of ['Organisation id', 'API key', 'API token']) expect(await section.getByRole('textbox', { name: field, exact: true }).count(), field).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    await page.close();
   });
 });

@@ -1,7 +1,7 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Navigate, useParams } from 'react-router-dom';
 import { Center, Loader, Paper, Title } from '@mantine/core';
-import { isManager as isManagerRole } from '../../domain/org-settings';
+import { integrationMayAppear, isManager as isManagerRole } from '../../domain/org-settings';
 import { useIsMobile } from '../../shared/layout';
 import { SettingsLayout } from '../../shared/settings-layout';
 import { useSession } from '../../shared/session';
@@ -21,6 +21,13 @@ export function OrgSettingsPage() {
   const mobile = useIsMobile();
   const isManager = isManagerRole(org.role);
   const ctx = { org, user, isManager };
+  // the record may be stale about the organisation's radios: re-read it once on opening (only where that could show Integration)
+  const reRead = integrationMayAppear(isManager, org);
+  const { refreshOrganisations } = session;
+  // once per organisation opened: a re-read that changes nothing leaves these as they were, and does not ask again
+  useEffect(() => {
+    if (reRead) void refreshOrganisations({ quiet: true });
+  }, [org.id, reRead, refreshOrganisations]);
   const shown = ORG_SETTINGS_SECTIONS.filter((s) => s.visible(ctx));
   const base = `${orgPath}/settings`;
   const current = shown.find((s) => s.id === section);

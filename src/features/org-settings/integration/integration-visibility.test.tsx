@@ -6,7 +6,7 @@ import { MantineProvider } from '@mantine/core';
 import { MemoryRouter } from 'react-router-dom';
 import { ROLES, type Organisation, type Role } from '../../../contract/organisation.schema';
 import type { CurrentUser } from '../../../contract/user.schema';
-import { isManager } from '../../../domain/org-settings';
+import { integrationMayAppear, isManager, radioFlagStale } from '../../../domain/org-settings';
 import { ORG_SETTINGS_SECTIONS } from '../sections';
 import IntegrationSection from './integration-section';
 
@@ -69,5 +69,21 @@ describe('Integration settings: what it shows', () => {
     for (const label of ['Organisation id', 'API key', 'API token']) expect(screen.queryByLabelText(label)).toBeNull();
     expect(screen.queryByRole('link', { name: 'API documentation' })).toBeNull();
     expect(screen.queryByText(/call the Tidewatch API/)).toBeNull();
+  });
+});
+
+/** docs/decisions.md: the organisation's first Sigfox or Myriota sensor shows the section without a reload. */
+describe('Integration settings: when the organisation record is read again', () => {
+  it('after a sensor is added, only when it is the first Sigfox or Myriota sensor the record knows of', () => {
+    for (const type of ['sigfox', 'myriota']) expect(radioFlagStale(org(ROLES.OWNER, false, false), { radio: { type } }), type).toBe(true);
+    for (const type of ['cellular', 'wifi']) expect(radioFlagStale(org(ROLES.OWNER, false, false), { radio: { type } }), type).toBe(false);
+    expect(radioFlagStale(org(ROLES.OWNER, false, true), { radio: { type: 'sigfox' } })).toBe(false);
+  });
+
+  it('on opening the settings, only for a manager from whom the section is hidden (the record may be stale about the radios)', () => {
+    expect(integrationMayAppear(true, org(ROLES.OWNER, false, false))).toBe(true);
+    expect(integrationMayAppear(true, org(ROLES.ADMIN, true, false))).toBe(false);
+    expect(integrationMayAppear(true, org(ROLES.ADMIN, false, true))).toBe(false);
+    expect(integrationMayAppear(false, org(ROLES.MEMBER, false, false))).toBe(false);
   });
 });
