@@ -473,4 +473,53 @@ describe('the meter reader app in the browser (issue 33)', () => {
     expect(await downloadedReadings(page, '1003')).toEqual([]);
     await page.close();
   });
+  it("a manager opens the reader app: the tasks assigned to them, none of the organisation's others; a reading on a task given to someone else since its download is refused with the reason, kept on the device and recorded nowhere", { timeout: 240_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    page.setDefaultTimeout(30_000);
+    await signIn(page, s.url, 'owner@demo.test');
+    await page.goto(`${s.url}/reader/`);
+    await page.getByRole('heading', { level: 1, name: 'My route tasks' }).waitFor();
+    // the owner has no task: the empty state, not the reader's tasks or the unassigned ones
+    await page.getByText('No route task is assigned to you.').waitFor();
+    expect(await page.locator('[data-testid^="task-"]').count()).toBe(0);
+
+    // task 1006 (SP, Newtown) is given to the owner: the app lists it, and it can be downloaded and opened
+    const ownerId = (await s.ctx.db.query<{ id: string }>(`SELECT id FROM users WHERE email = 'owner@demo.test'`))[0]!.id;
+    const readerId = (await s.ctx.db.query<{ id: string }>(`SELECT id FROM users WHERE email = 'reader@demo.test'`))[0]!.id;
+    const assign = (userId: string) => s.ctx.db.query(`UPDATE route_tasks SET assigned_to = $2 WHERE org_id = $1 AND task_number = 1006`, [harbour, userId]);
+    await assign(ownerId);
+    await page.reload();
+    const card = page.getByTestId('task-1006');
+    await card.getByRole('button', { name: 'Download', exact: true }).click();
+    await card.getByText(/^Downloaded /).waitFor();
+    expect(await page.locator('[data-testid^="task-"]').count()).toBe(1);
+    await card.getByRole('button', { name: 'Open' }).click();
+    await page.getByRole('heading', { level: 1, name: /^Task 1006 · / }).waitFor();
+    const address = (await page.getByRole('heading', { level: 2 }).first().textContent())!;
+
+    // meanwhile another manager gives the task to the meter reader: the owner's reading is refused, with why
+    await assign(readerId);
+    const value = (await page.getByText(/^Previous reading: /).count()) ? (await previousOf(page)) + 1 : 100;
+    await page.getByLabel('Reading', { exact: true }).fill(String(value));
+    await page.getByRole('button', { name: 'Save reading' }).click();
+    await page.getByTestId('sync-refused').getByText('1 refused').waitFor({ timeout: 60_000 });
+    await page.getByTestId('refused-capture').getByText(`${address}: This route task is not assigned to you. (kept on this device: ${value})`).waitFor();
+    // the walk has moved on to the next meter: it says why nothing can be recorded, instead of offering the form again
+    await page.getByTestId('not-assigned').getByText('This task is not assigned to you').waitFor();
+    await page.getByText('Ask an admin of Harbour City Council to assign the task to you, then dismiss the refused reading.', { exact: false }).waitFor();
+    expect(await page.getByRole('button', { name: 'Save reading' }).count()).toBe(0);
+    await expectAccessible(page, 'reader: a task not assigned to the manager');
+    await page.screenshot({ path: `${SHOTS}/reader-manager-refused.png`, fullPage: true });
+    const ownersReadings = await s.ctx.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM meter_readings r JOIN route_tasks t ON t.id = r.route_task_id WHERE t.org_id = $1 AND t.task_number = 1006 AND r.recorded_by = $2`,
+      [harbour, ownerId],
+    );
+    expect(ownersReadings[0]!.n).toBe(0);
+
+    // the task list says it is no longer theirs, and keeps the refused reading until it is dismissed
+    await page.reload();
+    await card.getByText('no longer assigned to you', { exact: false }).waitFor();
+    await page.getByTestId('refused-capture').waitFor();
+    await page.close();
+  });
 });

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
-import { previousReadingOf, type MeterReading, type MeterReadingRecord, type Position } from '../../contract/route.schema';
+import { previousReadingOf, ROUTE_ERROR_CODES, type MeterReading, type MeterReadingRecord, type Position } from '../../contract/route.schema';
 import type { Capture } from '../../../machines/reader-sync.machine';
 import type { DownloadedTask } from './reader-db';
 import { RecordForm } from './record-form';
@@ -40,6 +40,10 @@ export function WalkPage({ downloaded, captures, position, mapStyle, now, onCapt
   const byReading = useMemo(() => capturesByReading(captures), [captures]);
   const states = useMemo(() => new Map(readings.map((r) => [r.id, readingState(r, byReading)])), [readings, byReading]);
   const firstLeft = Math.max(0, readings.findIndex((r) => states.get(r.id) === 'unread'));
+  // the server refused a reading of this task as not assigned to me (it was given to someone else
+  // after the download, or I am a manager looking at the app): every other reading would be refused
+  // too, so the walk says why instead of offering the form (it comes back once the refusal is dismissed)
+  const notMine = useMemo(() => captures.some((c) => c.taskId === task.id && c.status === 'refused' && c.refusal?.code === ROUTE_ERROR_CODES.NOT_ASSIGNED), [captures, task.id]);
   const [index, setIndex] = useState(firstLeft);
   const [query, setQuery] = useState('');
   const [showMap, setShowMap] = useState(false);
@@ -138,7 +142,11 @@ export function WalkPage({ downloaded, captures, position, mapStyle, now, onCapt
           {capture.refusal?.message} Your reading is kept on this device: {capture.body.cantReadCode ?? capture.body.value}.
         </Alert>
       )}
-      {state === 'unread' ? (
+      {state === 'unread' && notMine ? (
+        <Alert color="orange" title="This task is not assigned to you" data-testid="not-assigned">
+          Readings of a task that is not assigned to you are refused, so none can be recorded here. Ask an admin of {downloaded.orgName} to assign the task to you, then dismiss the refused reading.
+        </Alert>
+      ) : state === 'unread' ? (
         formFor === r.id && (
           <Card withBorder padding="md">
             <RecordForm key={r.id} reading={r} position={position} now={now} onCapture={captureShown} />
