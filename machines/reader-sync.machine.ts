@@ -10,8 +10,8 @@ import type { MeterReadingAnswer, MeterReadingRecord } from '../src/contract/rou
  *   stays first in the queue and is tried again after a backoff (doubling from 2 s, capped at
  *   30 s: a phone whose signal returns without an `online` event, the browser having thought it
  *   was online all along, still drains its queue soon after), at once when the device comes back
- *   online, when the server is seen to answer again (REACHABLE: a cheap probe answered, or the app
- *   came back to the foreground), or when the reader asks;
+ *   online, when the server is seen to answer again (REACHABLE: a cheap probe answered, the app
+ *   came back to the foreground, or one of the app's own requests succeeded), or when the reader asks;
  * - a refusal (the task unassigned or exported, the reading already recorded by someone else,
  *   the reading or task gone, the key reused, a request the server rejects): the capture is
  *   refused with the server's reason, kept on the device for the reader to see, and the queue
