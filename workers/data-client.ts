@@ -5,6 +5,18 @@ export interface DataWorkerClient {
   /** The worker's API; load() sends a fresh token first and wraps the progress callback for Comlink. */
   api: DataWorkerApi;
   terminate(): void;
+  /** The worker's script could not be loaded (the network gone on first use): its calls fail, and a new worker is needed. */
+  readonly broken: boolean;
+}
+
+/**
+ * The proxy's calls, each failing with `failed` if the worker never started (Comlink would wait for
+ * an answer for ever: the notifications filter said "Searching…" with the network gone).
+ */
+function failingWith<T extends object>(remote: T, failed: Promise<never>): T {
+  return new Proxy(remote, {
+    get: (target, prop) => (...args: unknown[]) => Promise.race([(target as Record<PropertyKey, (...a: unknown[]) => unknown>)[prop]!(...args), failed]),
+  });
 }
 
 /**
@@ -15,6 +27,19 @@ export interface DataWorkerClient {
 export function createDataWorker(opts: { apiBase: string; getIdToken: () => Promise<string | undefined>; heldIdToken?: () => string | undefined }): DataWorkerClient {
   const worker = new Worker(new URL('./data.worker.ts', import.meta.url), { type: 'module' });
   const remote = Comlink.wrap<DataWorkerApi>(worker);
+  let broken = false;
+  let fail!: (err: Error) => void;
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  failed.catch(() => undefined);
+  worker.addEventListener('error', (e) => {
+    // an error thrown inside a running worker is an ErrorEvent, and the worker goes on; a plain
+    // error event is its script that could not be fetched: nothing will ever answer
+    if (typeof ErrorEvent !== 'undefined' && e instanceof ErrorEvent) return;
+    broken = true;
+    fail(new TypeError('Failed to fetch'));
+  });
+  // calls whose answer is awaited (the fire-and-forget ones below use remote: nobody would handle their failure)
+  const call = failingWith(remote, failed);
   const api: DataWorkerApi = {
     configure: (o) => void remote.configure(o),
     setToken: (t) => void remote.setToken(t),
@@ -25,44 +50,51 @@ export function createDataWorker(opts: { apiBase: string; getIdToken: () => Prom
       // not awaited: the worker handles messages in order (both wait on the same core promise,
       // whose reactions run in order), so the load sees this token without a round trip first
       void remote.configure({ apiBase: opts.apiBase, token: token ?? '' });
-      return remote.load(req, onProgress ? Comlink.proxy(onProgress) : undefined);
+      return call.load(req, onProgress ? Comlink.proxy(onProgress) : undefined);
     },
     append: (target, points) => void remote.append(target, points),
-    view: (req) => remote.view(req),
-    exportCsv: (req) => remote.exportCsv(req),
+    view: (req) => call.view(req),
+    exportCsv: (req) => call.exportCsv(req),
     clear: (target) => void remote.clear(target),
     async usage(req) {
       const token = opts.heldIdToken?.() ?? (await opts.getIdToken());
       void remote.configure({ apiBase: opts.apiBase, token: token ?? '' });
-      return remote.usage(req);
+      return call.usage(req);
     },
     async exportUsageCsv(req) {
       const token = opts.heldIdToken?.() ?? (await opts.getIdToken());
       void remote.configure({ apiBase: opts.apiBase, token: token ?? '' });
-      return remote.exportUsageCsv(req);
+      return call.exportUsageCsv(req);
     },
-    parseRouteFiles: (files, o) => remote.parseRouteFiles(files, o),
-    parseSpecialRouteFiles: (files, o) => remote.parseSpecialRouteFiles(files, o),
-    formatResultsFile: (req) => remote.formatResultsFile(req),
-    formatExceptionsFile: (req) => remote.formatExceptionsFile(req),
-    formatSelectionCsv: (req) => remote.formatSelectionCsv(req),
-    formatMultiTaskCsv: (req) => remote.formatMultiTaskCsv(req),
-    fleetLoad: (req) => remote.fleetLoad(req),
-    fleetComplete: () => remote.fleetComplete(),
-    fleetRefresh: (req) => remote.fleetRefresh(req),
-    fleetSearch: (q) => remote.fleetSearch(q),
-    fleetRows: (start, end) => remote.fleetRows(start, end),
-    fleetFind: (serial) => remote.fleetFind(serial),
-    fleetLive: (updates, start, end) => remote.fleetLive(updates, start, end),
-    fleetSettings: (saved) => remote.fleetSettings(saved),
-    fleetCsv: () => remote.fleetCsv(),
-    fleetMapOverview: () => remote.fleetMapOverview(),
-    fleetMapItems: (zoom, box) => remote.fleetMapItems(zoom, box),
-    fleetMapExpansion: (generation, clusterId) => remote.fleetMapExpansion(generation, clusterId),
-    fleetLiveStart: (req, out) => remote.fleetLiveStart(req, Comlink.proxy(out)),
+    parseRouteFiles: (files, o) => call.parseRouteFiles(files, o),
+    parseSpecialRouteFiles: (files, o) => call.parseSpecialRouteFiles(files, o),
+    formatResultsFile: (req) => call.formatResultsFile(req),
+    formatExceptionsFile: (req) => call.formatExceptionsFile(req),
+    formatSelectionCsv: (req) => call.formatSelectionCsv(req),
+    formatMultiTaskCsv: (req) => call.formatMultiTaskCsv(req),
+    fleetLoad: (req) => call.fleetLoad(req),
+    fleetComplete: () => call.fleetComplete(),
+    fleetRefresh: (req) => call.fleetRefresh(req),
+    fleetSearch: (q) => call.fleetSearch(q),
+    fleetRows: (start, end) => call.fleetRows(start, end),
+    fleetFind: (serial) => call.fleetFind(serial),
+    fleetLive: (updates, start, end) => call.fleetLive(updates, start, end),
+    fleetSettings: (saved) => call.fleetSettings(saved),
+    fleetCsv: () => call.fleetCsv(),
+    fleetMapOverview: () => call.fleetMapOverview(),
+    fleetMapItems: (zoom, box) => call.fleetMapItems(zoom, box),
+    fleetMapExpansion: (generation, clusterId) => call.fleetMapExpansion(generation, clusterId),
+    // the live feed's start is answered once the worker runs it; the rest are fire-and-forget (remote)
+    fleetLiveStart: (req, out) => call.fleetLiveStart(req, Comlink.proxy(out)),
     fleetLiveWindow: (start, end) => void remote.fleetLiveWindow(start, end),
     fleetLiveWatch: (ids) => void remote.fleetLiveWatch(ids),
     fleetLiveStop: () => void remote.fleetLiveStop(),
   };
-  return { api, terminate: () => worker.terminate() };
+  return {
+    api,
+    terminate: () => worker.terminate(),
+    get broken() {
+      return broken;
+    },
+  };
 }

@@ -8,6 +8,11 @@ let client: DataWorkerClient | undefined;
  * the sensors list, map and CSV its copy of the organisation's fleet.
  */
 export function dataWorker(): DataWorkerClient['api'] {
+  // a worker whose script never loaded (offline on first use) answers nothing: the next use starts another
+  if (client?.broken) {
+    client.terminate();
+    client = undefined;
+  }
   client ??= createDataWorker({ apiBase: gatewayEndpoint(), getIdToken, heldIdToken });
   return client.api;
 }

@@ -199,7 +199,9 @@ export function useFleet(orgId: string): FleetHandle {
   const settings = useCallback((saved: Sensor) => {
     void dataWorker()
       .fleetSettings(saved)
-      .then((r) => setState((prev) => (prev.status === 'ready' ? { ...prev, ...r } : prev)));
+      .then((r) => setState((prev) => (prev.status === 'ready' ? { ...prev, ...r } : prev)))
+      // a worker that never started (offline on first use): the load's failure says so
+      .catch(() => undefined);
   }, []);
 
   // between reads, each uplink's latest data reaches the worker's list on the worker's own live
@@ -226,7 +228,8 @@ export function useFleet(orgId: string): FleetHandle {
   const search = useCallback((query: string) => {
     void dataWorker()
       .fleetSearch(query)
-      .then((r) => setState((prev) => (prev.status === 'ready' ? { ...prev, ...r } : prev)));
+      .then((r) => setState((prev) => (prev.status === 'ready' ? { ...prev, ...r } : prev)))
+      .catch(() => undefined);
   }, []);
 
   const reload = useCallback(() => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { expectAccessible, signIn } from './browser';
+import { startNetworkLink } from './network-link';
 import { startOwnDemoServer, useBrowser } from './session';
 import type { TestServer } from '../server/harness';
 import { makeSensor } from '../server/fixtures';
@@ -167,6 +168,34 @@ describe('notifications page at a fleet\'s size: pages, filters in the URL, live
     await page.getByRole('heading', { name: 'No notifications' }).waitFor();
     await expect.poll(() => page.getByRole('combobox', { name: 'Sensor' }).inputValue()).toBe('A sensor no longer in this organisation');
     await page.close();
+  });
+
+  it('the sensor filter whose fleet could not be loaded (the network gone): the reason and "Try again", which offers the sensors once the network is back', { timeout: 180_000 }, async () => {
+    // the page reaches the product through a link the test can cut: a real failed request, not an interception
+    const link = await startNetworkLink();
+    try {
+      const page = await b.browser.newPage({ viewport: { width: 1280, height: 900 }, proxy: { server: link.proxy } });
+      page.setDefaultTimeout(30_000);
+      await signIn(page, s.url, 'owner@demo.test');
+      await page.goto(`${s.url}/org/riverbend-water/notifications`);
+      await page.getByRole('article').first().waitFor();
+      // the fleet is loaded only once the filter is used: the network goes first (the link cut, and
+      // the browser told, as the reader app's offline tests do: see network-link.ts)
+      link.cut();
+      await page.context().setOffline(true);
+      await page.getByRole('combobox', { name: 'Sensor' }).click();
+      const failure = page.getByRole('alert').filter({ hasText: 'Unable to load sensor information' });
+      await failure.getByText('Unable to connect to the product. Please check your internet connection and try again.').waitFor();
+      await page.screenshot({ path: `${SHOTS}/notifications-sensor-filter-failed.png` });
+      link.restore();
+      await page.context().setOffline(false);
+      await failure.getByRole('button', { name: 'Try again' }).click();
+      await page.getByRole('option', { name: 'Harbour Tide Gauge · 708192A3' }).waitFor();
+      expect(await failure.count()).toBe(0);
+      await page.close();
+    } finally {
+      await link.close();
+    }
   });
 
   it('a notification opened live appears when it matches the filters, and not when it does not', { timeout: 180_000 }, async () => {
