@@ -21,11 +21,14 @@ vi.mock('./data-worker', () => ({
     fleetRefresh: () => worker.refresh(),
     fleetComplete: async () => loaded(0),
     fleetRows: async () => ({ version: 1, count: 0, query: '', rows: [] }),
-    fleetLive: async () => ({}),
+    fleetLiveStart: async () => undefined,
+    fleetLiveWindow: () => undefined,
+    fleetLiveWatch: () => undefined,
+    fleetLiveStop: () => undefined,
   }),
   workerToken: async () => 'token',
 }));
-vi.mock('./live', () => ({ subscribeOrg: () => () => undefined }));
+vi.mock('./live', () => ({ liveBrokerUrl: async () => 'ws://localhost/mqtt' }));
 vi.mock('./api', () => ({ gatewayEndpoint: () => '/api' }));
 
 const offline = Object.assign(new TypeError('Failed to fetch'), {});
