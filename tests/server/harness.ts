@@ -52,7 +52,10 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const { db, drop } = await freshDb(driver);
   // a shared uplink group of its own: a test server with background jobs and MQTT_URL never takes another's uplinks
-  const config: Config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', SIMULATOR: 'false', LOG_LEVEL: 'warn', MQTT_INGEST_GROUP: `test-${randomUUID()}`, ...env });
+  // the memory ceiling is the process's: server test files share a worker process (isolate: false),
+  // whose resident memory is theirs together, so a test server refuses heavy work for memory only
+  // when its test asks for a ceiling (fair-share.test.ts)
+  const config: Config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', SIMULATOR: 'false', LOG_LEVEL: 'warn', MQTT_INGEST_GROUP: `test-${randomUUID()}`, MEMORY_CEILING_MB: '1048576', ...env });
   const server = await startServer(config, { db, background: opts.background ?? false, now: opts.now });
   const tokenFor = async (userId: string) => {
     const u = (await db.query<{ id: string; email: string; name: string; email_verified: boolean; is_site_admin: boolean }>('SELECT * FROM users WHERE id = $1', [userId]))[0];
