@@ -30,8 +30,6 @@ export function onLiveStatus(onChange: () => void): () => void {
 }
 
 const runtimeConfigSchema = z.object({ mqtt: z.object({ url: z.string().min(1) }) });
-/** The broker from /config.json, when the app edge has not configured one (configureLive). */
-const brokerFromRuntimeConfig = async () => runtimeConfigSchema.parse(await (await fetch(new URL('/config.json', globalThis.location?.href ?? 'http://localhost'))).json()).mqtt.url;
 
 /**
  * The tab's connection, opened with configureLive's settings (live-config.ts); without them the
@@ -46,7 +44,7 @@ function connection() {
     cfg
       ? { ...cfg, onStatus: cfg.onStatus ?? setLiveStatus, ...page }
       : {
-          url: brokerFromRuntimeConfig,
+          url: async () => runtimeConfigSchema.parse(await (await fetch(new URL('/config.json', globalThis.location?.href ?? 'http://localhost'))).json()).mqtt.url,
           getIdToken: gatewayIdToken,
           onStatus: setLiveStatus,
           ...page,
@@ -64,7 +62,7 @@ export async function liveBrokerUrl(): Promise<string> {
   const url = liveConfig()?.url;
   if (typeof url === 'string') return url;
   if (url) return url();
-  return brokerFromRuntimeConfig();
+  return runtimeConfigSchema.parse(await (await fetch(new URL('/config.json', globalThis.location?.href ?? 'http://localhost'))).json()).mqtt.url;
 }
 
 /** Where dropped live messages are reported (the console; replaceable for error reporting and tests). */
