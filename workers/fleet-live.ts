@@ -67,7 +67,6 @@ export class FleetLiveFeed {
   private queue: FleetLiveUpdate[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private window: [number, number] = [0, 0];
-  private org: string | undefined;
   private watched = new Set<string>();
 
   constructor(private readonly fleet: LiveFleet) {}
@@ -75,7 +74,6 @@ export class FleetLiveFeed {
   /** Starts (or moves to another organisation); the feed runs until stop. */
   start(req: FleetLiveStart, out: FleetLiveOut): void {
     this.stop();
-    this.org = req.orgId;
     this.watched = new Set(req.watch ?? []);
     const conn = createLiveConnection({ url: req.url, getIdToken: () => out.token(), onDropped: dropped });
     this.conn = conn;
@@ -116,12 +114,6 @@ export class FleetLiveFeed {
     this.offs = [];
     this.conn?.close();
     this.conn = undefined;
-    this.org = undefined;
-  }
-
-  /** The organisation the feed runs for, if it runs. */
-  get orgId(): string | undefined {
-    return this.org;
   }
 
   private flush(out: FleetLiveOut) {

@@ -30,6 +30,8 @@ export function onLiveStatus(onChange: () => void): () => void {
 }
 
 const runtimeConfigSchema = z.object({ mqtt: z.object({ url: z.string().min(1) }) });
+/** The broker from /config.json, when the app edge has not configured one (configureLive). */
+const brokerFromRuntimeConfig = async () => runtimeConfigSchema.parse(await (await fetch(new URL('/config.json', globalThis.location?.href ?? 'http://localhost'))).json()).mqtt.url;
 
 /**
  * The tab's connection, opened with configureLive's settings (live-config.ts); without them the
@@ -44,7 +46,7 @@ function connection() {
     cfg
       ? { ...cfg, onStatus: cfg.onStatus ?? setLiveStatus, ...page }
       : {
-          url: async () => runtimeConfigSchema.parse(await (await fetch(new URL('/config.json', globalThis.location?.href ?? 'http://localhost'))).json()).mqtt.url,
+          url: brokerFromRuntimeConfig,
           getIdToken: gatewayIdToken,
           onStatus: setLiveStatus,
           ...page,
@@ -62,7 +64,7 @@ export async function liveBrokerUrl(): Promise<string> {
   const url = liveConfig()?.url;
   if (typeof url === 'string') return url;
   if (url) return url();
-  return runtimeConfigSchema.parse(await (await fetch(new URL('/config.json', globalThis.location?.href ?? 'http://localhost'))).json()).mqtt.url;
+  return brokerFromRuntimeConfig();
 }
 
 /** Where dropped live messages are reported (the console; replaceable for error reporting and tests). */
@@ -87,12 +89,12 @@ export const subscribeLive: LiveSubscribe = ({ orgId, sensorId }, onMessage, onE
 
 /**
  * Organisation-wide live state for the dashboard, sensors list and notifications page: only the
- * topics of the handlers given, and with `sensorId` only that sensor's (org-feed.ts).
+ * topics of the handlers given (org-feed.ts).
  */
-export function subscribeOrg(orgId: string, h: OrgLiveHandlers, sensorId?: string): () => void {
+export function subscribeOrg(orgId: string, h: OrgLiveHandlers): () => void {
   const l = connection();
   // the organisation's feed keeps a drawn page current: it need not hold up the page's first draw
-  const offs = orgFeed(orgId, h, (topic, reason) => reportDroppedLiveMessage(topic, reason), sensorId).map(({ filter, onMessage }) =>
+  const offs = orgFeed(orgId, h, (topic, reason) => reportDroppedLiveMessage(topic, reason)).map(({ filter, onMessage }) =>
     l.listen(filter, { onMessage, onError: h.onError }, { deferred: true }),
   );
   return () => offs.forEach((off) => off());

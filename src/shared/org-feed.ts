@@ -32,14 +32,13 @@ const orgSensorMessageSchema = liveMeasurementMessageSchema.partial({ measuremen
 
 /**
  * The topic filters of an organisation's live feed and their message handling, for the handlers
- * given and no others (a view that takes only notifications is not sent every uplink). With
- * `sensorId`, the sensor topics are that sensor's alone. A message that does not match its schema
- * goes to `dropped` and the feed goes on. Used by the page's connection (live.ts) and by the data
+ * given and no others (a view that takes only notifications is not sent every uplink). A message
+ * that does not match its schema goes to `dropped` and the feed goes on. Used by the page's connection (live.ts) and by the data
  * worker's (the fleet's feed, workers/fleet-live.ts).
  */
-export function orgFeed(orgId: string, h: OrgLiveHandlers, dropped: (topic: string, reason: string) => void, sensorId?: string): FeedListener[] {
+export function orgFeed(orgId: string, h: OrgLiveHandlers, dropped: (topic: string, reason: string) => void): FeedListener[] {
   const parsed = <T>(schema: z.ZodType<T>, topic: string, body: unknown) => parseLive(schema, topic, body, dropped);
-  const sensors = `orgs/${orgId}/sensors/${sensorId ?? '+'}`;
+  const sensors = `orgs/${orgId}/sensors/+`;
   const out: FeedListener[] = [];
   const { onSensor, onSensorSettings, onNotification } = h;
   if (onSensor) {
