@@ -267,6 +267,42 @@ export async function profileMainThread(page: Page, label: string, during: (star
   const top = [...self].filter(([k]) => k !== '(idle)' && k !== '(program)').sort((a, b) => b[1] - a[1]).slice(0, 25);
   const busy = [...self].filter(([k]) => k !== '(idle)').reduce((a, [, v]) => a + v, 0);
   process.stderr.write(`  profile ${label}: ${busy.toFixed(0)} ms not idle on the main thread; self time by function:\n${top.map(([k, v]) => `    ${v.toFixed(1)} ms ${k}`).join('\n')}\n`);
+  if (process.env.BENCH_PROFILE_TASKS) {
+    // each stretch of over 50 ms without an idle sample (a long task, or tasks back to back), with
+    // what ran in it: its self time by function and the deepest frames the product owns
+    const parent = new Map<number, number>();
+    for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    const isIdle = (i: number) => byId.get(profile.samples[i])!.callFrame.functionName === '(idle)';
+    let i = 0;
+    while (i < profile.samples.length) {
+      if (isIdle(i)) {
+        i++;
+        continue;
+      }
+      const from = i;
+      let ms = 0;
+      while (i < profile.samples.length && !isIdle(i)) ms += profile.timeDeltas[i++] / 1000;
+      if (ms <= 50) continue;
+      const selfIn = new Map<string, number>();
+      const ours = new Map<string, number>();
+      for (let k = from; k < i; k++) {
+        const n = byId.get(profile.samples[k])!;
+        const key = n.callFrame.url ? where(n.callFrame) : n.callFrame.functionName || '(native)';
+        selfIn.set(key, (selfIn.get(key) ?? 0) + profile.timeDeltas[k] / 1000);
+        for (let id: number | undefined = profile.samples[k]; id !== undefined; id = parent.get(id)) {
+          const f = byId.get(id)!.callFrame;
+          if (!f.url) continue;
+          const w = where(f);
+          if (/ src\/|workers\//.test(` ${w.split(' ').slice(1).join(' ')}`)) {
+            ours.set(w, (ours.get(w) ?? 0) + profile.timeDeltas[k] / 1000);
+            break;
+          }
+        }
+      }
+      const fmt = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, v]) => `${v.toFixed(0)} ${k}`).join('; ');
+      process.stderr.write(`    stretch of ${ms.toFixed(0)} ms: self ${fmt(selfIn)}\n      under the product's ${fmt(ours)}\n`);
+    }
+  }
   if (process.env.BENCH_PROFILE_INCLUSIVE) {
     // inclusive time by function (each sample counted once per function on its stack), the product's own and its libraries'
     const parent = new Map<number, number>();

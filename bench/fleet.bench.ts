@@ -154,12 +154,12 @@ async function scroll(page: Page): Promise<void> {
   }
   for (const at of [0.5, 1]) {
     await page.evaluate((f) => {
-      const v = document.querySelector('[role=list][aria-label=Sensors]')!.closest('.mantine-ScrollArea-viewport')!;
+      const v = document.querySelector('[role=list][aria-label=Sensors]')!.parentElement!;
       v.scrollTo(0, v.scrollHeight * f);
     }, at);
     await page.waitForFunction(() => !document.querySelector('[role=list][aria-label=Sensors] [aria-busy=true]'), null, { polling: 20 });
   }
-  await page.evaluate(() => document.querySelector('[role=list][aria-label=Sensors]')!.closest('.mantine-ScrollArea-viewport')!.scrollTo(0, 0));
+  await page.evaluate(() => document.querySelector('[role=list][aria-label=Sensors]')!.parentElement!.scrollTo(0, 0));
 }
 
 /** The JS heap in use after a collection: the page's main thread and each of its workers (DevTools protocol, one session per target). */

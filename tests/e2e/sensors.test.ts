@@ -37,7 +37,7 @@ describe('sensors page and dashboard in the browser (issue 4)', () => {
     await page.goto(`${baseUrl}${SENSORS}`);
     await page.waitForURL(`**${SENSORS}/5E6F7081`);
     await expect.poll(() => listItems(page).count()).toBe(BY_NAME.length);
-    const names = await listItems(page).evaluateAll((els) => els.map((e) => e.querySelector('p')?.textContent));
+    const names = await listItems(page).evaluateAll((els) => els.map((e) => e.querySelector('[data-part=name]')?.textContent));
     expect(names).toEqual(BY_NAME);
 
     await page.getByLabel('Search sensors').fill('Resevoir');

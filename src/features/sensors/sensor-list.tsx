@@ -1,6 +1,6 @@
 import { memo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Box, Center, CloseButton, Group, Loader, ScrollArea, Stack, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
+import { Box, Center, CloseButton, Loader, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
 import type { MeasurementUnit } from '../../domain/sensor-format';
@@ -28,44 +28,42 @@ const OVERSCAN = 12;
 /** The bad values of a row, for its mark. */
 const invalidText = (s: SensorSummary) => `This sensor's record has invalid values (${s.invalid!.join(', ')}); they show as ${NOT_AVAILABLE}.`;
 
-/** One row: re-renders only when its sensor (a new object after a live update), selection or place changes. */
+/**
+ * One row: re-renders only when its sensor (a new object after a live update), selection or place
+ * changes. Plain elements with the module's classes: rows mount on every scroll step.
+ */
 const SensorRow = memo(function SensorRow({ sensor: s, index, count, top, active, href, unit }: { sensor: SensorSummary | undefined; index: number; count: number; top: number; active: boolean; href: string; unit: MeasurementUnit }) {
   const style = { position: 'absolute' as const, top: 0, left: 0, width: '100%', height: ROW_HEIGHT - 2, transform: `translateY(${top}px)` };
-  if (!s) return <Box role="listitem" aria-posinset={index + 1} aria-setsize={count} aria-busy="true" style={style} className={classes.item} />;
+  if (!s) return <div role="listitem" aria-posinset={index + 1} aria-setsize={count} aria-busy="true" style={style} className={classes.item} />;
   const bad = s.invalid && s.invalid.length > 0;
   const level = s.invalid?.includes('rawDistance') || s.invalid?.includes('measurementTime') || s.invalid?.includes('offsetMeasurement') ? NOT_AVAILABLE : (latestLevelText(s, unit) ?? 'No data');
   const body = (
-    <Group wrap="nowrap" gap="sm">
+    <div className={classes.row}>
       <SensorStatusIcon status={displayStatus(s)} />
-      <Box style={{ flex: 1, minWidth: 0 }}>
-        <Text fw={600} size="sm" truncate>
-          {s.name || NOT_AVAILABLE}
-        </Text>
-        <Text size="xs" c="dimmed" ff="monospace">
-          {s.serial || NOT_AVAILABLE}
-        </Text>
-      </Box>
+      <div className={classes.rowText}>
+        <div className={classes.name} data-part="name">{s.name || NOT_AVAILABLE}</div>
+        <div className={classes.serial}>{s.serial || NOT_AVAILABLE}</div>
+      </div>
       {bad && (
         <Tooltip label={invalidText(s)} multiline w={240} withArrow>
           <IconAlertTriangle size={16} color="var(--mantine-color-orange-6)" role="img" aria-label={invalidText(s)} data-testid="invalid-sensor" />
         </Tooltip>
       )}
-      <Text size="sm" fw={500} c={s.latestData?.lastMeasurement ? undefined : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>
+      <div className={classes.level} data-dimmed={s.latestData?.lastMeasurement ? undefined : true}>
         {level}
-      </Text>
-    </Group>
+      </div>
+    </div>
   );
   // a row without a serial cannot be opened: it is shown, marked, and not a link
   if (!s.serial) {
     return (
-      <Box role="listitem" aria-posinset={index + 1} aria-setsize={count} className={classes.item} style={style}>
+      <div role="listitem" aria-posinset={index + 1} aria-setsize={count} className={classes.item} style={style}>
         {body}
-      </Box>
+      </div>
     );
   }
   return (
-    <UnstyledButton
-      component={Link}
+    <Link
       to={href}
       className={classes.item}
       data-active={active || undefined}
@@ -77,7 +75,7 @@ const SensorRow = memo(function SensorRow({ sensor: s, index, count, top, active
       style={style}
     >
       {body}
-    </UnstyledButton>
+    </Link>
   );
 });
 
@@ -103,8 +101,9 @@ export function SensorList({ fleet, selectedSerial, sensorsUrl, unit }: SensorLi
           rightSection={query ? <CloseButton size="sm" aria-label="Clear search" onClick={() => setQuery('')} /> : null}
         />
       </Box>
-      <ScrollArea viewportRef={viewport} style={{ flex: 1 }} type="auto">
-        <Box role="list" aria-label="Sensors" pos="relative" mx="xs" h={virtual.getTotalSize()}>
+      {/* a native scroller: Mantine's ScrollArea polls its scroll position on every animation frame while shown */}
+      <div ref={viewport} className={classes.scroller}>
+        <div role="list" aria-label="Sensors" className={classes.rows} style={{ height: virtual.getTotalSize() }}>
           {items.map((v) => {
             const s = rowAt(v.index);
             return (
@@ -120,7 +119,7 @@ export function SensorList({ fleet, selectedSerial, sensorsUrl, unit }: SensorLi
               />
             );
           })}
-        </Box>
+        </div>
         {fleet.state.status === 'loading' && (
           <Center py="xl">
             <Loader size="sm" aria-label="Loading sensors" />
@@ -131,7 +130,7 @@ export function SensorList({ fleet, selectedSerial, sensorsUrl, unit }: SensorLi
             No sensors match “{debounced.trim()}”.
           </Text>
         )}
-      </ScrollArea>
+      </div>
     </Stack>
   );
 }
