@@ -75,8 +75,8 @@ export const liveAuthMachine = authMachine.provide({
       if (!done.isSignedIn) throw Object.assign(new Error(`Unsupported sign-in step ${done.nextStep.signInStep}`), { name: 'UnsupportedSignInStep' });
     }),
     loadCurrentUser: fromPromise(async ({ input }: { input: { email: string } }): Promise<CurrentUser> => {
-      // the pages after this read the organisations (and a linked sensor's record): begin those reads now, beside it
-      startEarlyReads(window.location.pathname);
+      // the pages after this read the organisations (and a linked sensor's record or the notifications): begin those reads now, beside it
+      startEarlyReads(window.location.pathname, window.location.search);
       const email = await sessionEmail(input.email);
       return api.get('/users/current-v2', { query: { email }, schema: currentUserSchema });
     }),

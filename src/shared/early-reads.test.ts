@@ -1,18 +1,20 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { configureGateway } from './api';
-import { EARLY_READ_TTL_MS, dropEarlyReads, readEarly, sensorRecordPath, startEarlyReads } from './early-reads';
+import { EARLY_READ_TTL_MS, dropEarlyReads, notificationsFirstPage, readEarly, sensorRecordPath, startEarlyReads } from './early-reads';
 
 const orgs = { organisations: [{ id: 'org-1', slug: 'riverbend-water' }] };
 const record = { sensor: { serial: 'AB12CD34' } };
+const firstCards = { notifications: [], sensors: {}, next: null };
 
 /** The gateway over a fake fetch that answers by path and logs what was asked. */
 function gateway() {
   const asked: string[] = [];
   vi.stubGlobal('fetch', async (url: URL) => {
-    asked.push(url.pathname);
+    asked.push(url.pathname + url.search);
     if (url.pathname === '/api/organisations') return new Response(JSON.stringify(orgs));
     if (url.pathname === '/api/organisations/org-1/sensors/AB12CD34') return new Response(JSON.stringify(record));
+    if (url.pathname === '/api/organisations/org-1/notifications') return new Response(JSON.stringify(firstCards));
     return new Response('{"code":"NOT_FOUND","message":"nope"}', { status: 404 });
   });
   configureGateway({ endpoint: '/api', getIdToken: async () => 'token' });
@@ -40,12 +42,23 @@ describe('early reads (issue 34: a linked dashboard reads its organisations and 
     expect(asked).toHaveLength(3);
   });
 
-  it('reads only the organisations on any other address, and none for a slug the user is not in', async () => {
+  it('on the notifications page without filters, reads its first page once the organisations name the slug', async () => {
+    const asked = gateway();
+    startEarlyReads('/org/riverbend-water/notifications', '');
+    await vi.waitFor(() => expect(asked).toEqual(['/api/organisations', '/api/organisations/org-1/notifications?limit=50']));
+    expect(notificationsFirstPage('org-1')).toBe('/organisations/org-1/notifications?limit=50');
+    expect(await readEarly(notificationsFirstPage('org-1'), anyBody)).toEqual(firstCards);
+    expect(asked).toHaveLength(2);
+  });
+
+  it('reads only the organisations on any other address, with filters in the query, and for a slug the user is not in', async () => {
     const asked = gateway();
     startEarlyReads('/org/riverbend-water/map');
+    startEarlyReads('/org/riverbend-water/notifications', '?state=open');
     startEarlyReads('/org/elsewhere/sensors/AB12CD34');
+    startEarlyReads('/org/elsewhere/notifications');
     await new Promise((r) => setTimeout(r, 10));
-    expect(asked).toEqual(['/api/organisations', '/api/organisations']);
+    expect(asked).toEqual(['/api/organisations', '/api/organisations', '/api/organisations', '/api/organisations']);
   });
 
   it('checks what it hands over with the taker\'s schema, hands a failure over as the read\'s, and forgets reads older than the limit or on sign-out', async () => {

@@ -5,8 +5,9 @@ import { api } from './api';
  * Reads begun as soon as the session is known, beside the signed-in user's read, instead of after
  * the code of the page that needs them has loaded (issue 34: a dashboard opened by link waited
  * for the user, then the organisations, then its record, one after another, each behind its
- * page's code). The organisations always; on a sensor's address, that sensor's record once the
- * organisations name the slug's id. Each is taken once by the page that would have read it, within
+ * page's code). The organisations always; once the organisations name the slug's id, on a
+ * sensor's address that sensor's record, and on the notifications page without filters its first
+ * page. Each is taken once by the page that would have read it, within
  * EARLY_READ_TTL_MS; after that the page reads as before. A failed early read is that page's
  * failure, shown as it shows its own. The early reads are not checked here (their schemas stay
  * out of the entry chunk): the taker checks what it takes with its own schema.
@@ -19,6 +20,12 @@ const ORGANISATIONS = '/organisations';
 const sensorPath = (orgId: string, serial: string) => `/organisations/${orgId}/sensors/${encodeURIComponent(serial)}`;
 /** /org/{slug}/sensors/{serial}[/...]: a sensor's dashboard or one of its tabs. */
 const SENSOR_ADDRESS = /^\/org\/([^/]+)\/sensors\/([^/]+)/;
+/** Notification cards a page of the notifications list holds (the page reads the first, then more as it is scrolled). */
+export const NOTIFICATIONS_PAGE_SIZE = 50;
+/** The notifications page's first read with no filters (its query is only the page size). */
+export const notificationsFirstPage = (orgId: string) => `/organisations/${orgId}/notifications?limit=${NOTIFICATIONS_PAGE_SIZE}`;
+/** /org/{slug}/notifications: the notifications page. */
+const NOTIFICATIONS_ADDRESS = /^\/org\/([^/]+)\/notifications\/?$/;
 
 function hold(path: string, read: Promise<unknown>): Promise<unknown> {
   // nobody may take it: an unhandled rejection would be reported as an error of the page
@@ -35,16 +42,21 @@ export function readEarly<T>(path: string, schema: z.ZodType<T>, signal?: AbortS
   return api.get(path, { schema, signal });
 }
 
-/** Starts the reads the page at `pathname` will make (the signed-in user's organisations, and a sensor's record). */
-export function startEarlyReads(pathname: string): void {
+/** Starts the reads the page at `pathname` (and `search`) will make: the organisations, and a sensor's record or the first notifications. */
+export function startEarlyReads(pathname: string, search = ''): void {
   const orgs = hold(ORGANISATIONS, api.get(ORGANISATIONS));
-  const m = SENSOR_ADDRESS.exec(pathname);
-  if (!m) return;
-  const [, slug, serial] = m.map((x) => decodeURIComponent(x)) as [string, string, string];
+  const sensor = SENSOR_ADDRESS.exec(pathname);
+  // the notifications page's filters are in its query: with any, the page reads its own first page
+  const notifications = search === '' || search === '?' ? NOTIFICATIONS_ADDRESS.exec(pathname) : null;
+  const slugMatch = sensor ?? notifications;
+  if (!slugMatch) return;
+  const slug = decodeURIComponent(slugMatch[1]!);
   void orgs
     .then((body) => {
       const org = (body as { organisations?: { id?: unknown; slug?: unknown }[] }).organisations?.find((o) => o.slug === slug);
-      if (typeof org?.id === 'string') hold(sensorPath(org.id, serial), api.get(sensorPath(org.id, serial)));
+      if (typeof org?.id !== 'string') return;
+      const path = sensor ? sensorPath(org.id, decodeURIComponent(sensor[2]!)) : notificationsFirstPage(org.id);
+      hold(path, api.get(path));
     })
     .catch(() => undefined);
 }

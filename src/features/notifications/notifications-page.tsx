@@ -16,6 +16,7 @@ import { NOTIFICATION_TITLE } from '../../domain/notification-rules';
 import { filtersFromQuery, filtersToQuery, placeLiveNotification, type NotificationFilters } from '../../domain/notification-filters';
 import { isNetworkError, messageForError } from '../../domain/messages';
 import { api } from '../../shared/api';
+import { NOTIFICATIONS_PAGE_SIZE, readEarly } from '../../shared/early-reads';
 import { useSession } from '../../shared/session';
 import { subscribeOrg } from '../../shared/live';
 import { LoadFailedNotice } from '../../shared/load-failed';
@@ -25,7 +26,7 @@ import { GONE_SENSOR } from './notification-card';
 
 export const LOAD_FAILED = 'Loading data failed. Please check your internet connection and try again.';
 /** Cards per page: the first page is on screen quickly, the next ones come as the list is scrolled. */
-export const PAGE_SIZE = 50;
+export const PAGE_SIZE = NOTIFICATIONS_PAGE_SIZE;
 
 /** The spec's data-load message when the network failed; otherwise the spec's message for the error. */
 const loadMessage = (err: unknown) => (isNetworkError(err) ? LOAD_FAILED : messageForError(err));
@@ -40,7 +41,8 @@ function fetchPage(orgId: string, filters: NotificationFilters, cursor: string |
   const q = filtersToQuery(filters);
   q.set('limit', String(PAGE_SIZE));
   if (cursor) q.set('cursor', cursor);
-  return api.get(`/organisations/${orgId}/notifications?${q}`, { schema: notificationPageSchema, signal });
+  // a page opened by link finds its first read begun beside the user's (src/shared/early-reads.ts)
+  return readEarly(`/organisations/${orgId}/notifications?${q}`, notificationPageSchema, signal);
 }
 
 const withSensors = (map: Map<string, NotificationSensor>, add: Record<string, NotificationSensor>) => {
