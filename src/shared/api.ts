@@ -18,6 +18,8 @@ export function configureGateway(cfg: GatewayConfig) {
 }
 
 export const NOT_LOGGED_IN = 'User is not logged in';
+/** How long a read (GET) may take, answer and body, before it fails as a network failure. */
+export const READ_TIMEOUT_MS = 45_000;
 export const FAILED_TO_FETCH = 'Failed to fetch';
 
 /** A non-2xx gateway answer (or no answer): code from the body, message the server's text. */
@@ -69,14 +71,27 @@ export async function call<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'PATCH'
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   const url = new URL(gateway.endpoint.replace(/\/$/, '') + path, globalThis.location?.href ?? 'http://localhost');
   for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
+  // a read that has not finished within READ_TIMEOUT_MS fails as a lost network does, so a page
+  // on a stalled connection says so and offers its retry instead of loading for ever; writes wait
+  // (an upload on a slow network may take longer, and the server may already have acted on it)
+  const ctrl = new AbortController();
+  let timedOut = false;
+  const timer = method === 'GET' ? setTimeout(() => ((timedOut = true), ctrl.abort()), READ_TIMEOUT_MS) : undefined;
+  const onCallerAbort = () => ctrl.abort(opts.signal?.reason);
+  if (opts.signal?.aborted) onCallerAbort();
+  else opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
   let res: Response;
+  let text: string;
   try {
-    res = await fetch(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: opts.signal });
+    res = await fetch(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: ctrl.signal });
+    text = await res.text();
   } catch (err) {
-    if ((err as Error).name === 'AbortError') throw err;
+    if ((err as Error).name === 'AbortError' && !timedOut) throw err;
     throw new ApiError(0, 'NETWORK_ERROR', FAILED_TO_FETCH);
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onCallerAbort);
   }
-  const text = await res.text();
   if (!res.ok) {
     let code = `HTTP_${res.status}`;
     let message = text;
