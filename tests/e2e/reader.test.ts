@@ -508,6 +508,8 @@ describe('the meter reader app in the browser (issue 33)', () => {
     await page.getByTestId('not-assigned').getByText('This task is not assigned to you').waitFor();
     await page.getByText('Ask an admin of Harbour City Council to assign the task to you, then dismiss the refused reading.', { exact: false }).waitFor();
     expect(await page.getByRole('button', { name: 'Save reading' }).count()).toBe(0);
+    // the refused reading is not counted as read: the server has none of it
+    await page.getByText(/^\d+ left · 1 refused · \d+%$/).waitFor();
     await expectAccessible(page, 'reader: a task not assigned to the manager');
     await page.screenshot({ path: `${SHOTS}/reader-manager-refused.png`, fullPage: true });
     const ownersReadings = await s.ctx.db.query<{ n: number }>(

@@ -11,11 +11,11 @@ const capture = (readingId: string, status: Capture['status'], at = 1): Capture 
 
 // issue 33 "Tasks" and "The walk"
 describe('reader state', () => {
-  it('progress and readings left count what the server had and my captures; a refused capture is not left to read', () => {
+  it('progress and readings left count what the server had and my captures; a refused capture is neither left to read nor done', () => {
     const rs = [reading('1', { completed: true }), reading('2'), reading('3'), reading('4')];
     const by = capturesByReading([capture('2', 'waiting'), capture('3', 'refused')]);
     expect(rs.map((r) => readingState(r, by))).toEqual(['recorded', 'waiting', 'refused', 'unread']);
-    expect(taskProgress(rs, by)).toEqual({ done: 3, total: 4, left: 1, percent: 75 });
+    expect(taskProgress(rs, by)).toEqual({ done: 2, total: 4, left: 1, refused: 1, percent: 50 });
     // the latest capture of a reading is the one shown
     expect(readingState(reading('2'), capturesByReading([capture('2', 'refused', 1), capture('2', 'sent', 2)]))).toBe('sent');
   });

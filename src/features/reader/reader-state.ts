@@ -23,11 +23,21 @@ export function readingState(r: Pick<MeterReading, 'id' | 'completed'>, byReadin
 /** Still to do: not recorded before, and not captured (a refused capture is done with, its reason shown). */
 export const isLeft = (s: ReadingState) => s === 'unread';
 
-/** A task's progress on this device: what the server had plus my captures since. */
+/**
+ * A task's progress on this device: what the server had plus my captures since. A refused capture
+ * is neither left to walk to (its reason is shown on its meter) nor done: the server has no reading
+ * of it, so it is counted apart until it is dismissed and read again.
+ */
 export function taskProgress(readings: readonly Pick<MeterReading, 'id' | 'completed'>[], byReading: Map<string, Capture>) {
-  let done = 0;
-  for (const r of readings) if (!isLeft(readingState(r, byReading))) done++;
-  return { done, total: readings.length, left: readings.length - done, percent: progressPercent(done, readings.length) };
+  let left = 0;
+  let refused = 0;
+  for (const r of readings) {
+    const s = readingState(r, byReading);
+    if (isLeft(s)) left++;
+    else if (s === 'refused') refused++;
+  }
+  const done = readings.length - left - refused;
+  return { done, total: readings.length, left, refused, percent: progressPercent(done, readings.length) };
 }
 
 /** Readings whose address or meter serial contains the text (case and spacing ignored). */

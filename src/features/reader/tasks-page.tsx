@@ -56,13 +56,14 @@ export function TasksPage({ assigned, downloaded, captures, now, busy, onDownloa
                   {t.task.suburb ?? 'No suburb'}
                 </Text>
               </div>
-              <Badge variant="light" color={p.left === 0 ? 'green' : 'blue'}>
+              <Badge variant="light" color={p.refused > 0 ? 'red' : p.left === 0 ? 'green' : 'blue'}>
                 {p.left} left
               </Badge>
             </Group>
             <Progress value={p.percent} mt="sm" aria-label={`Progress ${p.percent}%`} />
             <Text size="xs" c="dimmed" mt={4}>
               {p.percent}% · {p.done} of {p.total} read
+              {p.refused > 0 && ` · ${p.refused} refused`}
             </Text>
             <Text size="xs" c={d ? 'teal.8' : 'dimmed'} mt={2}>
               {d ? `Downloaded ${ageText(now - d.downloadedAt)}` : 'Not downloaded'}

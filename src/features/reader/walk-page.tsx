@@ -83,7 +83,7 @@ export function WalkPage({ downloaded, captures, position, mapStyle, now, onCapt
           ‹ Tasks
         </Button>
         <Text size="sm" c="dimmed">
-          {progress.left} left · {progress.percent}%
+          {progress.left} left{progress.refused > 0 && ` · ${progress.refused} refused`} · {progress.percent}%
         </Text>
       </Group>
       <Title order={1} size="h4">
