@@ -488,7 +488,8 @@ describe('the meter reader app in the browser (issue 33)', () => {
     const readerId = (await s.ctx.db.query<{ id: string }>(`SELECT id FROM users WHERE email = 'reader@demo.test'`))[0]!.id;
     const assign = (userId: string) => s.ctx.db.query(`UPDATE route_tasks SET assigned_to = $2 WHERE org_id = $1 AND task_number = 1006`, [harbour, userId]);
     await assign(ownerId);
-    await page.reload();
+    // the app comes back to the screen (the phone unlocked): it re-reads the list, no reload needed
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
     const card = page.getByTestId('task-1006');
     await card.getByRole('button', { name: 'Download', exact: true }).click();
     await card.getByText(/^Downloaded /).waitFor();

@@ -40,6 +40,9 @@ function usePosition(): Position | null {
 }
 
 /** The meter reader's app (issue 33): my tasks, downloads for offline use, the walk, and the upload queue. */
+/** How often the task list is re-read while the app is on screen. */
+export const TASKS_REFRESH_MS = 5 * 60_000;
+
 export function ReaderApp({ db, owner, sync, mapStyle, online, onAnswer, newKey, onSignOut }: ReaderAppProps) {
   const captures = useSelector(sync, (s) => s.context.captures);
   const backingOff = useSelector(sync, (s) => s.matches('backoff'));
@@ -63,20 +66,34 @@ export function ReaderApp({ db, owner, sync, mapStyle, online, onAnswer, newKey,
     return () => clearInterval(t);
   }, []);
 
-  const refresh = useCallback(async () => {
-    if (!online) return setAssigned(null);
-    try {
-      const orgs = await readerOrganisations();
-      const lists = await Promise.all(orgs.map(async (o) => (await assignedTasks(o.id)).map((t) => ({ ...t, orgId: o.id, orgName: o.name }))));
-      setAssigned(lists.flat());
-      setError(null);
-    } catch (err) {
-      setAssigned(null);
-      setError(`Your tasks could not be loaded: ${(err as Error).message}`);
-    }
-  }, [online]);
+  /** Reads my tasks; a quiet re-read (in the background) that fails keeps the list shown. */
+  const refresh = useCallback(
+    async (quiet = false) => {
+      if (!online) return setAssigned(null);
+      try {
+        const orgs = await readerOrganisations();
+        const lists = await Promise.all(orgs.map(async (o) => (await assignedTasks(o.id)).map((t) => ({ ...t, orgId: o.id, orgName: o.name }))));
+        setAssigned(lists.flat());
+        setError(null);
+      } catch (err) {
+        if (quiet) return;
+        setAssigned(null);
+        setError(`Your tasks could not be loaded: ${(err as Error).message}`);
+      }
+    },
+    [online],
+  );
   useEffect(() => {
     void refresh();
+    // a task assigned (or taken away) while the app stays open shows without reopening it: re-read
+    // when the app comes back to the screen, and every few minutes while it is on it
+    const again = () => document.visibilityState === 'visible' && void refresh(true);
+    const t = setInterval(again, TASKS_REFRESH_MS);
+    document.addEventListener('visibilitychange', again);
+    return () => {
+      clearInterval(t);
+      document.removeEventListener('visibilitychange', again);
+    };
   }, [refresh]);
 
   const download = async (t: AssignedTask) => {
