@@ -39,6 +39,11 @@ export interface FleetLiveOut {
   settings(msg: LiveSensorSettingsMessage): void;
   /** A notification of the organisation opened or closed. */
   notification(msg: LiveNotificationMessage): void;
+  /**
+   * The connection opened (first, or again after a drop): uplinks before it, since the list was
+   * read, came on no feed, so the page catches up with the list's changes since its read.
+   */
+  connected(): void;
 }
 
 /** What the data worker exposes of the feed (Comlink). */
@@ -75,7 +80,7 @@ export class FleetLiveFeed {
   start(req: FleetLiveStart, out: FleetLiveOut): void {
     this.stop();
     this.watched = new Set(req.watch ?? []);
-    const conn = createLiveConnection({ url: req.url, getIdToken: () => out.token(), onDropped: dropped });
+    const conn = createLiveConnection({ url: req.url, getIdToken: () => out.token(), onDropped: dropped, onStatus: (up) => up && this.conn === conn && out.connected() });
     this.conn = conn;
     const feed = orgFeed(
       req.orgId,

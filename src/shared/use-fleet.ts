@@ -55,6 +55,8 @@ export interface FleetHandle {
 interface FeedUser extends OrgLiveHandlers {
   rows?(r: FleetLiveRows): void;
   counts?(c: { count: number; version: number }): void;
+  /** The worker's connection opened (first, or again after a drop). */
+  connected?(): void;
   /** The sensor whose messages this user is told (onSensor, onSensorSettings). */
   sensorId?: string;
 }
@@ -110,6 +112,7 @@ function startFleetFeed(orgId: string) {
             sensor: (m) => users.forEach((u) => u.sensorId === m.sensorId && u.onSensor?.(m)),
             settings: (m) => users.forEach((u) => u.sensorId === m.sensorId && u.onSensorSettings?.(m)),
             notification: (m) => users.forEach((u) => u.onNotification?.(m)),
+            connected: () => users.forEach((u) => u.connected?.()),
             // refused or signed out: the minute's refresh keeps the list current instead
             error: (message) => users.forEach((u) => u.onError?.(new Error(message))),
           },
@@ -211,8 +214,15 @@ export function useFleet(orgId: string): FleetHandle {
       joinFleetFeed(orgId, {
         rows: (r) => listeners.current.forEach((l) => l(r)),
         counts: (c) => setState((prev) => (prev.status === 'ready' ? { ...prev, ...c } : prev)),
+        // the uplinks between the list's read and the connection (opened once the page has drawn, or
+        // again after a drop) came on no feed: read the list's changes since, once the whole list is in
+        connected: () =>
+          void dataWorker()
+            .fleetComplete()
+            .then(() => load(true))
+            .catch(() => undefined),
       }),
-    [orgId],
+    [orgId, load],
   );
 
   const setWindow = useCallback((start: number, end: number) => {

@@ -96,7 +96,8 @@ describe.each(testDrivers)("the browser's live transport src/shared/live.ts on %
     const feed = new FleetLiveFeed(fleet);
     const errors: string[] = [];
     const watchedSeen: string[] = [];
-    const out = { token: async () => s.tokenFor(user.id), rows: (r: FleetLiveRows) => told.push(r), counts: () => {}, error: (m: string) => errors.push(m), settings: () => {}, notification: () => {} };
+    let connected = 0;
+    const out = { token: async () => s.tokenFor(user.id), rows: (r: FleetLiveRows) => told.push(r), counts: () => {}, error: (m: string) => errors.push(m), settings: () => {}, notification: () => {}, connected: () => void connected++ };
     // the open dashboard's sensor is watched: its messages are handed on as they come, beside the batches
     feed.start({ url: `${s.url.replace('http', 'ws')}/mqtt`, orgId: org.id, watch: [sensor.id] }, { ...out, sensor: (m) => watchedSeen.push(m.sensorId) });
     feed.setWindow(0, 30);
@@ -115,6 +116,8 @@ describe.each(testDrivers)("the browser's live transport src/shared/live.ts on %
     expect(watchedSeen.length).toBeGreaterThanOrEqual(3);
     expect(new Set(watchedSeen)).toEqual(new Set([sensor.id]));
     expect(errors).toEqual([]);
+    // the page was told the connection opened (it then reads the list's changes since its read)
+    expect(connected).toBe(1);
     feed.stop();
     const stopped = batches.length;
     await sendUplink(s, sensor.deviceKey, { serial: sensor.serial, measurements: [{ time: time + 200 * 60_000, rawDistance: 1400 }] });
@@ -126,7 +129,7 @@ describe.each(testDrivers)("the browser's live transport src/shared/live.ts on %
     const other = await makeOrg(s.ctx.db);
     const feed = new FleetLiveFeed({ fleetLive: async () => ({ version: 0, count: 0, rows: [], query: '', serials: [], statusChanged: false }), fleetSettings: async () => ({ count: 0, version: 0 }) });
     const err = waitFor<string>();
-    feed.start({ url: `${s.url.replace('http', 'ws')}/mqtt`, orgId: other.id }, { token: async () => s.tokenFor(user.id), rows: () => {}, counts: () => {}, error: err.push, sensor: () => {}, settings: () => {}, notification: () => {} });
+    feed.start({ url: `${s.url.replace('http', 'ws')}/mqtt`, orgId: other.id }, { token: async () => s.tokenFor(user.id), rows: () => {}, counts: () => {}, error: err.push, sensor: () => {}, settings: () => {}, notification: () => {}, connected: () => {} });
     expect(await err.p).toBe(LIVE_REFUSED);
     feed.stop();
   });
