@@ -7,6 +7,7 @@ import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import type { AppContext } from '../context';
 import { gazetteerPlaces } from '../gateway/geocode.routes';
+import { FINE_MAX_ZOOM, FINE_MIN_ZOOM, indexLand, landTile, readLandFile, type Box } from './coastline';
 import { encodeTile, EXTENT, tileCoordinates } from './mvt';
 import { publicOrigin } from './origin';
 import { serveByteRanges } from './pmtiles-file';
@@ -14,10 +15,32 @@ import { serveByteRanges } from './pmtiles-file';
 /**
  * The embedded default map: an offline MapLibre style over Natural Earth's 1:50m countries
  * (the world-atlas package), so maps draw with no network: the Roadmap style unless a street map
- * (MAP_PMTILES_PATH, streetStyle below) or MAP_STYLE_URL_ROADMAP is configured.
+ * (MAP_PMTILES_PATH, streetStyle below) or MAP_STYLE_URL_ROADMAP is configured. From zoom 8, within
+ * the region of the bundled finer land (coastline-nz.bin.gz: New Zealand), the land is that
+ * file's, cut into vector tiles (coastline.ts), and Natural Earth's polygons within the region are
+ * left out (their features carry `fine`).
  */
+let fine: ReturnType<typeof indexLand> | undefined;
+function fineLand() {
+  return (fine ??= indexLand(readLandFile(new URL('./coastline-nz.bin.gz', import.meta.url).pathname)));
+}
+const within = (ring: [number, number][], [w, s, e, n]: Box) => ring.every(([lng, lat]) => lng >= w && lng <= e && lat >= s && lat <= n);
+const FINE_TILE_CACHE = 512;
+const fineTiles = new Map<string, Uint8Array<ArrayBuffer>>();
+/** One tile of the finer land, kept for later requests (the least recently asked for goes first). */
+function fineTile(z: number, x: number, y: number): Uint8Array<ArrayBuffer> {
+  const key = `${z}/${x}/${y}`;
+  let tile = fineTiles.get(key);
+  if (tile) fineTiles.delete(key);
+  else {
+    tile = landTile(fineLand(), z, x, y);
+    if (fineTiles.size >= FINE_TILE_CACHE) fineTiles.delete(fineTiles.keys().next().value!);
+  }
+  fineTiles.set(key, tile);
+  return tile;
+}
 type Body = 'land' | 'borders' | 'world';
-let shapes: { land: { features: unknown[] }; borders: unknown } | undefined;
+let shapes: { land: { type: string; features: unknown[] }; borders: unknown } | undefined;
 const bodies = new Map<Body, string>();
 // 1:50m data holds nothing finer than about a kilometre: 3 decimals (about 100 m) halve the download
 const round = (geo: unknown) => JSON.parse(JSON.stringify(geo, (_k, v) => (typeof v === 'number' ? Math.round(v * 1000) / 1000 : v))) as unknown;
@@ -28,8 +51,18 @@ function geojson(body: Body): string {
     if (!shapes) {
       const require = createRequire(import.meta.url);
       const topo = JSON.parse(readFileSync(require.resolve('world-atlas/countries-50m.json'), 'utf8')) as Topology<{ countries: GeometryCollection; land: GeometryCollection }>;
-      // shared borders only: coastlines are drawn by the land fill's edge
-      shapes = { land: round(feature(topo, topo.objects.land)) as { features: unknown[] }, borders: round(mesh(topo, topo.objects.countries, (a, b) => a !== b)) };
+      // shared borders only: coastlines are drawn by the land fill's edge. Land as one feature a
+      // polygon, those within the finer land's region marked, for the style to leave them out there
+      const region = fineLand().region;
+      const land = round(feature(topo, topo.objects.land)) as { features: { geometry: { type: string; coordinates: unknown } }[] };
+      const polygons = land.features.flatMap((f) =>
+        (f.geometry.type === 'MultiPolygon' ? (f.geometry.coordinates as [number, number][][][]) : [f.geometry.coordinates as [number, number][][]]).map((coordinates) => ({
+          type: 'Feature',
+          properties: within(coordinates[0]!, region) ? { fine: true } : {},
+          geometry: { type: 'Polygon', coordinates },
+        })),
+      );
+      shapes = { land: { type: 'FeatureCollection', features: polygons }, borders: round(mesh(topo, topo.objects.countries, (a, b) => a !== b)) };
     }
     const { land, borders } = shapes;
     text = JSON.stringify(
@@ -76,6 +109,9 @@ function placesTile(z: number, x: number, y: number): Uint8Array<ArrayBuffer> {
 
 const POLYGONS = ['==', ['geometry-type'], 'Polygon'];
 const LINES = ['==', ['geometry-type'], 'LineString'];
+/** Natural Earth's land, less its polygons within the finer land's region once that is drawn. */
+const COARSE_LAND = ['all', POLYGONS, ['any', ['<', ['zoom'], FINE_MIN_ZOOM], ['!', ['has', 'fine']]]];
+const COAST_WIDTH = ['interpolate', ['linear'], ['zoom'], 2, 0.5, 10, 1.5];
 
 export function mapStyle(origin: string) {
   return {
@@ -84,12 +120,23 @@ export function mapStyle(origin: string) {
     sources: {
       world: { type: 'geojson', data: `${origin}/map/world.geojson` },
       places: { type: 'vector', tiles: [`${origin}/map/places/{z}/{x}/{y}`], minzoom: PLACES_MIN_ZOOM, maxzoom: PLACES_MAX_ZOOM, attribution: 'GeoNames' },
+      // zoom 14's tiles are drawn larger beyond it
+      land: {
+        type: 'vector',
+        tiles: [`${origin}/map/land/{z}/{x}/{y}`],
+        minzoom: FINE_MIN_ZOOM,
+        maxzoom: FINE_MAX_ZOOM,
+        bounds: fineLand().region,
+        attribution: '© OpenStreetMap contributors',
+      },
     },
     layers: [
       // the map's container shows this colour and maplibre skips the layer (src/shared/base-map-passes.ts)
       { id: 'water', type: 'background', paint: { 'background-color': '#cfe6f3' } },
-      { id: 'land', type: 'fill', source: 'world', filter: POLYGONS, paint: { 'fill-color': '#f4f1e8', 'fill-antialias': true } },
-      { id: 'coast', type: 'line', source: 'world', filter: POLYGONS, paint: { 'line-color': '#a9c7d8', 'line-width': ['interpolate', ['linear'], ['zoom'], 2, 0.5, 10, 1.5] } },
+      { id: 'land', type: 'fill', source: 'world', filter: COARSE_LAND, paint: { 'fill-color': '#f4f1e8', 'fill-antialias': true } },
+      { id: 'fine-land', type: 'fill', source: 'land', 'source-layer': 'land', minzoom: FINE_MIN_ZOOM, paint: { 'fill-color': '#f4f1e8', 'fill-antialias': true } },
+      { id: 'coast', type: 'line', source: 'world', filter: COARSE_LAND, paint: { 'line-color': '#a9c7d8', 'line-width': COAST_WIDTH } },
+      { id: 'fine-coast', type: 'line', source: 'land', 'source-layer': 'land', minzoom: FINE_MIN_ZOOM, paint: { 'line-color': '#a9c7d8', 'line-width': COAST_WIDTH } },
       { id: 'borders', type: 'line', source: 'world', filter: LINES, paint: { 'line-color': '#c6bfae', 'line-width': 1, 'line-dasharray': [2, 2] } },
       // no glyphs URL: MapLibre draws the names with the browser's own sans-serif
       {
@@ -155,6 +202,14 @@ export function mapRoutes(ctx: AppContext) {
     if (!(z >= PLACES_MIN_ZOOM && z <= PLACES_MAX_ZOOM && x < 2 ** z && y < 2 ** z)) return c.json({ code: 'NOT_FOUND', message: 'No such tile.' }, 404);
     cache(c);
     return c.body(placesTile(z, x, y), 200, { 'Content-Type': 'application/vnd.mapbox-vector-tile' });
+  });
+  r.get('/land/:z/:x/:y', (c) => {
+    const [z, x, y] = [c.req.param('z'), c.req.param('x'), c.req.param('y')].map((v) => (/^\d{1,7}$/.test(v) ? Number(v) : NaN));
+    if (!(z >= FINE_MIN_ZOOM && z <= FINE_MAX_ZOOM && x < 2 ** z && y < 2 ** z)) {
+      return c.json({ code: 'NOT_FOUND', message: `No such tile: the land tiles run from zoom ${FINE_MIN_ZOOM} to ${FINE_MAX_ZOOM}, x and y from 0 to 2^zoom - 1.` }, 404);
+    }
+    cache(c);
+    return c.body(fineTile(z, x, y), 200, { 'Content-Type': 'application/vnd.mapbox-vector-tile' });
   });
   r.get('/world.geojson', (c) => {
     cache(c);

@@ -1,7 +1,8 @@
 /*
  * Mapbox Vector Tile (version 2) encoding, written out: the protobuf of a tile's layers, features,
  * keys and values, and the geometry commands. Used for the offline map's place names
- * (map.routes.ts) and by the tests' PMTiles archive (tests/server/pmtiles-fixture.ts).
+ * (map.routes.ts) and finer land (coastline.ts), and by the tests' PMTiles archive
+ * (tests/server/pmtiles-fixture.ts).
  */
 
 /** Tile coordinates run from 0 to EXTENT across a tile. */
@@ -30,19 +31,24 @@ export type Point = [number, number];
 export interface Feature {
   type: 1 | 2 | 3; // Point, LineString, Polygon
   points: Point[];
+  /** A polygon of several rings (exterior first, then its holes; exteriors of positive area, holes negative): used instead of points. */
+  rings?: Point[][];
   properties: Record<string, string>;
 }
 
 /** MVT geometry commands: MoveTo, LineTo the rest (and ClosePath for a polygon's ring), zigzag deltas. */
 function geometry(f: Feature): number[] {
-  const out = [command(1, 1)];
+  const out: number[] = [];
   let [cx, cy] = [0, 0];
-  f.points.forEach(([x, y], i) => {
-    if (i === 1) out.push(command(2, f.points.length - 1));
-    out.push(zigzag(x - cx), zigzag(y - cy));
-    [cx, cy] = [x, y];
-  });
-  if (f.type === 3) out.push(command(7, 1));
+  for (const part of f.rings ?? [f.points]) {
+    out.push(command(1, 1));
+    part.forEach(([x, y], i) => {
+      if (i === 1) out.push(command(2, part.length - 1));
+      out.push(zigzag(x - cx), zigzag(y - cy));
+      [cx, cy] = [x, y];
+    });
+    if (f.type === 3) out.push(command(7, 1));
+  }
   return out;
 }
 
@@ -59,7 +65,8 @@ export function encodeTile(layers: Record<string, Feature[]>): Uint8Array<ArrayB
       return bytes(2, [...uint(1, id + 1), ...packed(2, tags), ...uint(3, f.type), ...packed(4, geometry(f))]);
     });
     const layer = [...uint(15, 2), ...text(1, name), ...encoded.flat(), ...keys.flatMap((k) => text(3, k)), ...values.flatMap((v) => bytes(4, text(1, v))), ...uint(5, EXTENT)];
-    tile.push(...bytes(3, layer));
+    // not push(...): a layer of large polygons has more bytes than a call takes arguments
+    for (const b of bytes(3, layer)) tile.push(b);
   }
   return Uint8Array.from(tile);
 }
