@@ -115,6 +115,17 @@ function clipSide(ring: number[], axis: 0 | 1, bound: number, keepBelow: boolean
   return out;
 }
 export function clipRing(ring: number[], [x0, y0, x1, y1]: [number, number, number, number]): number[] {
+  // most rings of a tile (a coast's lakes) lie wholly inside or outside it: one pass tells
+  let [w, n, e, s] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < ring.length; i += 2) {
+    const [x, y] = [ring[i]!, ring[i + 1]!];
+    if (x < w) w = x;
+    if (x > e) e = x;
+    if (y < n) n = y;
+    if (y > s) s = y;
+  }
+  if (e < x0 || w > x1 || s < y0 || n > y1) return [];
+  if (w >= x0 && e <= x1 && n >= y0 && s <= y1) return ring;
   return clipSide(clipSide(clipSide(clipSide(ring, 0, x0, false), 0, x1, true), 1, y0, false), 1, y1, true);
 }
 

@@ -169,8 +169,10 @@ describe('the map page (issue 15)', () => {
   it('a deep link selects and centres its sensor (any letter case); an unknown serial opens the map unselected', async () => {
     const page = await member();
     const placeTiles: number[] = [];
+    const landTiles: string[] = [];
     page.on('response', (r) => {
       if (r.url().includes('/map/places/')) placeTiles.push(r.status());
+      if (r.url().includes('/map/land/')) landTiles.push(`${new URL(r.url()).pathname} ${r.status()}`);
     });
     await page.addInitScript(CARD_LOG);
     await page.goto(`${s.url}${MAP}/708192a3`);
@@ -181,6 +183,9 @@ describe('the map page (issue 15)', () => {
     // at zoom 14 the offline style names the places around (the gazetteer's tiles, issue 34)
     expect(placeTiles.length).toBeGreaterThan(0);
     expect(placeTiles.every((status) => status === 200)).toBe(true);
+    // and draws New Zealand's finer land from its zoom 14 tiles
+    for (const t of landTiles) expect(t).toMatch(/^\/map\/land\/\d+\/\d+\/\d+ 200$/);
+    expect(landTiles.some((t) => t.startsWith('/map/land/14/'))).toBe(true);
     // the map has not moved since the deep link placed it: a click on the sensor drawn in its
     // middle selects it again, so the card, once hidden, comes back (deck.gl picks in the view
     // the page placed, not in the map's starting one). Clicked again on a starved CPU, as above.
