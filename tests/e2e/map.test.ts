@@ -28,9 +28,12 @@ describe('the map page (issue 15)', () => {
     s = await startOwnDemoServer();
   }, 240_000);
   afterAll(() => s?.close());
-  const b = useBrowser({ hookTimeout: 240_000 });
+  // no test here signs out or changes the member's sign-in: one sign-in through the form, then its session
+  const b = useBrowser({ hookTimeout: 240_000, signInOnce: true });
 
-  const member = (width = 1280, height = 800): Promise<Page> => b.signedIn(s.url, 'member@demo.test', { width, height, timeout: 30_000 });
+  /** A page signed in as the demo member at `path`; `initScript` runs in every document it loads, from the first. */
+  const member = (path: string, { width = 1280, height = 800, initScript }: { width?: number; height?: number; initScript?: string } = {}): Promise<Page> =>
+    b.signedIn(s.url, 'member@demo.test', { path, width, height, timeout: 30_000, initScript });
 
   /** The RGB of the map's middle pixel, as the screen shows it (base map, deck.gl canvas and all). */
   async function centreColour(page: Page): Promise<number[]> {
@@ -113,8 +116,7 @@ describe('the map page (issue 15)', () => {
   const listItem = (page: Page, serial: string) => page.getByRole('list', { name: 'Sensors on the map' }).locator(`[data-serial="${serial}"]`);
 
   it('shows every demo sensor in its status colour; choosing one in the list shows its card and puts its serial in the path', async () => {
-    const page = await member();
-    await page.goto(`${s.url}${MAP}`);
+    const page = await member(MAP);
     await expect.poll(() => page.getByRole('list', { name: 'Sensors on the map' }).getByRole('listitem').count()).toBe(10);
     // fitted to sensors 700 km apart: the banner asks to zoom in
     await page.getByText('Zoom in to project level to see each sensor on its own.').waitFor();
@@ -132,10 +134,8 @@ describe('the map page (issue 15)', () => {
   });
 
   it('a click on a sensor on the map selects it: card, path and ring', async () => {
-    const page = await member();
-    await page.addInitScript(CARD_LOG);
     // Kaituna River Weir centred at zoom 14; Main Reservoir lies about 2.6 km east-south-east of it
-    await page.goto(`${s.url}${MAP}/3C4D5E6F`);
+    const page = await member(`${MAP}/3C4D5E6F`, { initScript: CARD_LOG });
     await expectShown(page, 'Kaituna River Weir');
     await expectCentre(page, COLOUR.OK);
     // one step out (zoom 13), then Web Mercator with 512 px tiles: where Main Reservoir sits relative to the middle
@@ -167,7 +167,7 @@ describe('the map page (issue 15)', () => {
   });
 
   it('a deep link selects and centres its sensor (any letter case); an unknown serial opens the map unselected', async () => {
-    const page = await member();
+    const page = await member('/');
     const placeTiles: number[] = [];
     const landTiles: string[] = [];
     page.on('response', (r) => {
@@ -211,10 +211,8 @@ describe('the map page (issue 15)', () => {
   });
 
   it('the card hides 5 s after it is shown, waits while the pointer is over it, and the selection stays in the path', { timeout: 60_000 }, async () => {
-    const page = await member();
-    await page.addInitScript(CARD_LOG);
+    const page = await member(`${MAP}/2B3C4D5E`, { initScript: CARD_LOG });
     const cardLog = () => page.evaluate('window.cardLog') as Promise<number[]>;
-    await page.goto(`${s.url}${MAP}/2B3C4D5E`);
     await page.mouse.move(5, 400); // over the list, away from the card
     // shown and hidden as the page logged it: on a busy machine goto may return after both
     await expect.poll(async () => (await cardLog()).length, { timeout: 30_000 }).toBe(2);
@@ -251,9 +249,7 @@ describe('the map page (issue 15)', () => {
   });
 
   it('a live uplink changes the status colour without a reload', { timeout: 60_000 }, async () => {
-    const page = await member();
-    await page.addInitScript(CARD_LOG);
-    await page.goto(`${s.url}${MAP}/1A2B3C4D`);
+    const page = await member(`${MAP}/1A2B3C4D`, { initScript: CARD_LOG });
     await expectShown(page, 'Main Reservoir');
     await holdCard(page, '1A2B3C4D'); // past its 5 s timeout while the uplinks arrive
     await expectCentre(page, COLOUR.OK);
@@ -287,9 +283,7 @@ describe('the map page (issue 15)', () => {
   });
 
   it('phone width: map over the list, the card over the map', async () => {
-    const page = await member(390, 800);
-    await page.addInitScript(CARD_LOG);
-    await page.goto(`${s.url}${MAP}/3C4D5E6F`);
+    const page = await member(`${MAP}/3C4D5E6F`, { width: 390, height: 800, initScript: CARD_LOG });
     await expectShown(page, 'Kaituna River Weir');
     await listItem(page, '3C4D5E6F').waitFor();
     await expectCentre(page, COLOUR.OK);
@@ -312,9 +306,7 @@ describe('the map page (issue 15)', () => {
     await db.query('UPDATE sensors SET latitude = -43.55, longitude = 172.52 WHERE serial = $1', [east.serial]);
     const [{ slug }] = await db.query<{ slug: string }>('SELECT slug FROM organisations WHERE id = $1', [org.id]);
 
-    const page = await member();
-    await page.addInitScript(CARD_LOG);
-    await page.goto(`${s.url}/org/${slug}/map`);
+    const page = await member(`/org/${slug}/map`, { initScript: CARD_LOG });
     await expect.poll(() => page.getByRole('list', { name: 'Sensors on the map' }).getByRole('listitem').count()).toBe(2);
     await page.locator('[data-testid="fleet-map"][data-idle="true"]').waitFor();
     // where the OK sensor is drawn, read from the screen (its fill inside the white outline: about 140 pixels)

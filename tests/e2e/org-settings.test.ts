@@ -27,9 +27,12 @@ describe('organisation settings (issue 13)', () => {
     s = await startOwnDemoServer();
   }, 240_000);
   afterAll(() => s?.close());
-  const b = useBrowser({ hookTimeout: 240_000 });
+  // each account signs in through the form once, then opens pages with that session: no test here
+  // signs out or changes an account's sign-in (roles and memberships are the server's to check)
+  const b = useBrowser({ hookTimeout: 240_000, signInOnce: true });
 
-  const as = (email: string, width = 1280, height = 800): Promise<Page> => b.signedIn(s.url, email, { width, height, timeout: 30_000 });
+  /** A page signed in as `email`, at `path` or else where the form's sign-in lands. */
+  const as = (email: string, path?: string, width = 1280, height = 800): Promise<Page> => b.signedIn(s.url, email, { path, width, height, timeout: 30_000 });
   const mailbox = async (to?: string) =>
     ((await (await fetch(`${s.url}/dev/mailbox${to ? `?to=${encodeURIComponent(to)}` : ''}`)).json()) as { messages: Mail[] }).messages;
   const membersTable = (page: Page) => page.getByRole('table', { name: 'Organisation members' });
@@ -40,8 +43,7 @@ describe('organisation settings (issue 13)', () => {
   }
 
   it('rename: the name is checked, saved trimmed, and the browser follows the new slug', { timeout: 90_000 }, async () => {
-    const page = await as('owner@demo.test');
-    await page.goto(`${s.url}${RIVERBEND}`);
+    const page = await as('owner@demo.test', RIVERBEND);
     await page.waitForURL(`**${RIVERBEND}/details`);
     const name = page.getByLabel('Organisation name');
     await name.fill('Riverbend #1');
@@ -61,8 +63,7 @@ describe('organisation settings (issue 13)', () => {
   });
 
   it('members and meter readers see the settings without action controls', { timeout: 60_000 }, async () => {
-    const page = await as('member@demo.test');
-    await page.goto(`${s.url}${RIVERBEND}/members`);
+    const page = await as('member@demo.test', `${RIVERBEND}/members`);
     await membersTable(page).waitFor();
     await row(page, 'owner@demo.test').waitFor();
     await expect(page.getByRole('button', { name: 'Invite Member' }).count()).resolves.toBe(0);
@@ -71,8 +72,7 @@ describe('organisation settings (issue 13)', () => {
     await page.getByText('Only the organisation\'s admins and owner can change these details.').waitFor();
     await page.close();
 
-    const reader = await as('reader@demo.test');
-    await reader.goto(`${s.url}/org/harbour-city-council/settings/nowhere`);
+    const reader = await as('reader@demo.test', '/org/harbour-city-council/settings/nowhere');
     await reader.waitForURL('**/org/harbour-city-council/settings/details');
     await reader.getByRole('link', { name: 'Members' }).click();
     await membersTable(reader).waitFor();
@@ -82,8 +82,7 @@ describe('organisation settings (issue 13)', () => {
 
   it('invite a new user (rules, then the email) who accepts through the link', { timeout: 120_000 }, async () => {
     const email = `nia.${Date.now()}@example.com`;
-    const page = await as('owner@demo.test');
-    await page.goto(`${s.url}${RIVERBEND}/members`);
+    const page = await as('owner@demo.test', `${RIVERBEND}/members`);
     await page.getByRole('button', { name: 'Invite Member' }).click();
     const dialog = page.getByRole('dialog', { name: 'Invite Member' });
     await dialog.getByRole('button', { name: 'Invite' }).click();
@@ -132,8 +131,7 @@ describe('organisation settings (issue 13)', () => {
   });
 
   it('invite an existing account: the look-up fills and locks the name and hides the mobile; it joins when it accepts', { timeout: 120_000 }, async () => {
-    const page = await as('owner@demo.test');
-    await page.goto(`${s.url}${RIVERBEND}/members`);
+    const page = await as('owner@demo.test', `${RIVERBEND}/members`);
     await page.getByRole('button', { name: 'Invite Member' }).click();
     const dialog = page.getByRole('dialog', { name: 'Invite Member' });
     await dialog.getByLabel('Email').fill('Reader@Demo.test');
@@ -156,11 +154,9 @@ describe('organisation settings (issue 13)', () => {
   });
 
   it("change a role and the member's view changes; remove a member and their next visit is refused", { timeout: 120_000 }, async () => {
-    const owner = await as('owner@demo.test');
-    await owner.goto(`${s.url}${RIVERBEND}/members`);
+    const owner = await as('owner@demo.test', `${RIVERBEND}/members`);
     await row(owner, 'member@demo.test').waitFor();
-    const member = await as('member@demo.test');
-    await member.goto(`${s.url}${RIVERBEND}/members`);
+    const member = await as('member@demo.test', `${RIVERBEND}/members`);
     await row(member, 'owner@demo.test').waitFor();
     await expect(member.getByRole('button', { name: 'Invite Member' }).count()).resolves.toBe(0);
 
@@ -184,15 +180,13 @@ describe('organisation settings (issue 13)', () => {
     await confirm.getByRole('button', { name: 'Yes' }).click();
     await row(owner, 'reader@demo.test').waitFor({ state: 'detached' });
     await owner.close();
-    const reader = await as('reader@demo.test');
-    await reader.goto(`${s.url}${RIVERBEND}/members`);
+    const reader = await as('reader@demo.test', `${RIVERBEND}/members`);
     await reader.waitForURL('**/org/harbour-city-council/**');
     await reader.close();
   });
 
   it('notification rules decide who gets an alert: edited in the settings, then a real alert arrives by the new rule', { timeout: 120_000 }, async () => {
-    const page = await as('owner@demo.test');
-    await page.goto(`${s.url}${RIVERBEND}/notifications`);
+    const page = await as('owner@demo.test', `${RIVERBEND}/notifications`);
     const rules = page.getByRole('table', { name: 'Member Rules' });
     await rules.waitFor();
     // alert triggered goes by SMS too
@@ -229,8 +223,7 @@ describe('organisation settings (issue 13)', () => {
   });
 
   it('a site admin sends a test notification and it arrives in the mailbox', { timeout: 60_000 }, async () => {
-    const page = await as('siteadmin@demo.test', 390, 844);
-    await page.goto(`${s.url}${RIVERBEND}/notifications`);
+    const page = await as('siteadmin@demo.test', `${RIVERBEND}/notifications`, 390, 844);
     await page.getByRole('button', { name: 'Send Test Notification' }).click();
     await page.getByText('Test notification has been sent.').waitFor();
     await expect.poll(async () => (await mailbox('siteadmin@demo.test')).filter((m) => m.kind === 'test-notification').length).toBe(1);
@@ -254,8 +247,7 @@ describe('organisation settings (issue 13)', () => {
     expect(open.length, 'the demo reader holds unfinished tasks').toBeGreaterThan(1);
     expect(done.length, 'and finished ones').toBeGreaterThan(0);
 
-    const owner = await as('owner@demo.test');
-    await owner.goto(`${s.url}${HARBOUR}/settings/members`);
+    const owner = await as('owner@demo.test', `${HARBOUR}/settings/members`);
     await row(owner, 'reader@demo.test').waitFor({ timeout: 30_000 });
     await act(owner, 'Rangi Reader', 'Remove');
     const confirm = owner.getByRole('dialog', { name: 'Please confirm' });
@@ -275,8 +267,7 @@ describe('organisation settings (issue 13)', () => {
     const site = idOf('siteadmin@demo.test');
     const spare = unfinished(after).find((t) => !t.assignedTo)!;
     await gateway(s.url, token, 'PATCH', `/organisations/${harbour}/routes/${spare.id}`, { assignedTo: site });
-    const leaver = await as('siteadmin@demo.test');
-    await leaver.goto(`${s.url}/settings/organisations`);
+    const leaver = await as('siteadmin@demo.test', '/settings/organisations');
     await leaver.getByRole('button', { name: 'Leave Harbour City Council' }).click();
     const dialog = leaver.getByRole('dialog', { name: 'Leave Harbour City Council?' });
     await dialog.getByText('Your 1 unfinished route task will be unassigned.').waitFor({ timeout: 30_000 });
@@ -298,8 +289,7 @@ describe('organisation settings (issue 13)', () => {
     const slug = (await s.ctx.db.query<{ slug: string }>(`SELECT slug FROM organisations WHERE id = $1`, [org.id]))[0]!.slug;
     const ZEPHYR = `/org/${slug}`;
 
-    const page = await as('owner@demo.test');
-    await page.goto(`${s.url}${ZEPHYR}/settings/details`);
+    const page = await as('owner@demo.test', `${ZEPHYR}/settings/details`);
     const menu = page.getByRole('navigation', { name: 'Settings sections' });
     await menu.getByRole('link', { name: 'Webhooks' }).waitFor({ timeout: 30_000 });
     expect(await menu.getByRole('link', { name: 'Integration' }).count()).toBe(0);

@@ -17,7 +17,8 @@ const ROUTES = '/org/harbour-city-council/service-routes';
  */
 describe('service routes in the browser (issue 14)', () => {
   const baseUrl = inject('baseUrl');
-  const b = useBrowser({ shots: SHOTS });
+  // no test here signs out or changes an account's sign-in: each account signs in through the form once
+  const b = useBrowser({ shots: SHOTS, signInOnce: true });
   const as = (email: string, path: string, width = 1280): Promise<Page> => b.signedIn(baseUrl, email, { path, width, acceptDownloads: true });
   const taskRow = (page: Page, n: number) => page.getByRole('row').filter({ has: page.getByRole('link', { name: String(n), exact: true }) });
   const taskLinks = (page: Page) => page.getByRole('table', { name: 'Route tasks' }).getByRole('link');

@@ -1,6 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { signIn } from './browser';
 import { useBrowser } from './session';
 import { SIGN_UP_MESSAGES } from '../../src/domain/sign-up-rules';
 
@@ -23,18 +22,13 @@ const BY_NAME = [
 
 describe('sensors page and dashboard in the browser (issue 4)', () => {
   const baseUrl = inject('baseUrl');
-  const b = useBrowser({ shots: SHOTS });
-
-  async function as(email: string, width = 1280, height = 900): Promise<Page> {
-    const page = await b.browser.newPage({ viewport: { width, height } });
-    await signIn(page, baseUrl, email);
-    return page;
-  }
+  // no test here signs out or changes an account's sign-in: each account signs in through the form once
+  const b = useBrowser({ shots: SHOTS, signInOnce: true });
+  const as = (email: string, path: string, width = 1280, height = 900): Promise<Page> => b.signedIn(baseUrl, email, { path, width, height });
   const listItems = (page: Page) => page.getByRole('list', { name: 'Sensors' }).getByRole('listitem');
 
   it('a member sees the list sorted by name, the bare route opens the first sensor, and search narrows it (2.4, 5)', async () => {
-    const page = await as('member@demo.test');
-    await page.goto(`${baseUrl}${SENSORS}`);
+    const page = await as('member@demo.test', SENSORS);
     await page.waitForURL(`**${SENSORS}/5E6F7081`);
     await expect.poll(() => listItems(page).count()).toBe(BY_NAME.length);
     const names = await listItems(page).evaluateAll((els) => els.map((e) => e.querySelector('[data-part=name]')?.textContent));
@@ -63,8 +57,7 @@ describe('sensors page and dashboard in the browser (issue 4)', () => {
   });
 
   it('shows the status icon by status and the highlight pane messages (4, 8)', async () => {
-    const page = await as('member@demo.test');
-    await page.goto(`${baseUrl}${SENSORS}/92A3B4C5`);
+    const page = await as('member@demo.test', `${SENSORS}/92A3B4C5`);
     await page.getByRole('heading', { name: 'Spare Tank' }).waitFor();
     // the scheduler is off: disabled
     await expect(listItems(page).filter({ hasText: 'Spare Tank' }).locator('[data-status]').getAttribute('data-status')).resolves.toBe('DISABLED');
@@ -77,8 +70,7 @@ describe('sensors page and dashboard in the browser (issue 4)', () => {
   });
 
   it('sends an unknown serial and an unknown sub-path to the default sensors route (2.4, 2.5)', async () => {
-    const page = await as('member@demo.test');
-    await page.goto(`${baseUrl}${SENSORS}/DEADBEEF`);
+    const page = await as('member@demo.test', `${SENSORS}/DEADBEEF`);
     await page.waitForURL(`**${SENSORS}/5E6F7081`);
     await page.goto(`${baseUrl}${SENSORS}/1A2B3C4D/admin-tools/errors`); // a member is no site admin
     await page.waitForURL(`**${SENSORS}/5E6F7081`);
@@ -88,8 +80,7 @@ describe('sensors page and dashboard in the browser (issue 4)', () => {
   });
 
   it('an admin adds the unclaimed demo sensor C0FFEE02 and sees the success text (2.4, 4)', async () => {
-    const page = await as('admin@demo.test');
-    await page.goto(`${baseUrl}${SENSORS}/1A2B3C4D`);
+    const page = await as('admin@demo.test', `${SENSORS}/1A2B3C4D`);
     await page.getByRole('button', { name: 'Add Sensor' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add a New Sensor' });
     await dialog.getByLabel('Serial number').fill('c0ffee02');
@@ -107,8 +98,7 @@ describe('sensors page and dashboard in the browser (issue 4)', () => {
   });
 
   it('a site admin opens Measurement Errors under Admin Tools, filters and sorts (2.5, 2.7, 4)', async () => {
-    const page = await as('siteadmin@demo.test');
-    await page.goto(`${baseUrl}${SENSORS}/2B3C4D5E`);
+    const page = await as('siteadmin@demo.test', `${SENSORS}/2B3C4D5E`);
     await page.getByRole('button', { name: 'Admin Tools' }).click();
     await page.getByRole('menuitem', { name: 'Measurement Errors' }).click();
     await page.waitForURL(`**${SENSORS}/2B3C4D5E/admin-tools/errors`);
@@ -147,8 +137,7 @@ describe('sensors page and dashboard in the browser (issue 4)', () => {
   });
 
   it('at 800 px wide the list and the detail alternate, with an All Sensors back button (2.4, 9)', async () => {
-    const page = await as('owner@demo.test', 800, 900);
-    await page.goto(`${baseUrl}${SENSORS}`);
+    const page = await as('owner@demo.test', SENSORS, 800, 900);
     await expect.poll(() => listItems(page).count()).toBeGreaterThan(5);
     expect(page.url()).toMatch(/\/sensors$/);
     await page.screenshot({ path: `${SHOTS}/sensors-list-800.png` });

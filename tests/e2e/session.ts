@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_PASSWORD, launchBrowser, signIn } from './browser';
 import { startTestServer, type TestServer } from '../server/harness';
 
@@ -12,14 +12,26 @@ export interface PageOptions {
   acceptDownloads?: boolean;
   /** Playwright's default wait for the page (its own default when unset). */
   timeout?: number;
+  /** A script for every document the page loads (page.addInitScript), added before its first navigation. */
+  initScript?: string;
 }
 
 /**
  * One browser for a describe block: launched before its tests (making the screenshots' folder
  * when asked), closed after them, and pages signed in as an account.
+ *
+ * With `signInOnce`, each account signs in through the login form once for the block (per server
+ * address); its later pages opened at a path start in a new context holding that sign-in's saved
+ * session (the tokens aws-amplify keeps in localStorage, Playwright's storageState taken as the
+ * form's sign-in left the login page), as a second tab of a signed-in browser would. A page with
+ * no path still signs in through the form: it is wanted where that sign-in lands. A form sign-in costs
+ * several seconds of a starved CPU (the login page, the password hash at its real cost, the
+ * landing page) and proves nothing the first one did not. Only for files whose tests do not sign
+ * out, change an account's sign-in (email, password, MFA) or need the login form's own steps.
  */
-export function useBrowser(opts: { shots?: string; hookTimeout?: number } = {}) {
+export function useBrowser(opts: { shots?: string; hookTimeout?: number; signInOnce?: boolean } = {}) {
   let browser: Browser | undefined;
+  const sessions = new Map<string, Awaited<ReturnType<BrowserContext['storageState']>>>();
   beforeAll(async () => {
     browser = await launchBrowser();
     if (opts.shots) mkdirSync(opts.shots, { recursive: true });
@@ -36,11 +48,18 @@ export function useBrowser(opts: { shots?: string; hookTimeout?: number } = {}) 
     get browser(): Browser {
       return get();
     },
-    /** A new page of `width` x `height` (1280 x 900 unless told), signed in at `baseUrl` as `email`. */
-    async signedIn(baseUrl: string, email: string, { path, width = 1280, height = 900, acceptDownloads, timeout }: PageOptions = {}): Promise<Page> {
-      const page = await get().newPage({ viewport: { width, height }, ...(acceptDownloads ? { acceptDownloads } : {}) });
+    /** A new page of `width` x `height` (1280 x 900 unless told), signed in at `baseUrl` as `email`, at `path` or else the landing page the sign-in reached. */
+    async signedIn(baseUrl: string, email: string, { path, width = 1280, height = 900, acceptDownloads, timeout, initScript }: PageOptions = {}): Promise<Page> {
+      const key = `${baseUrl} ${email}`;
+      // with no path the page is where the form's sign-in lands (a meter reader's invitation prompt, for one)
+      const saved = opts.signInOnce && path ? sessions.get(key) : undefined;
+      const page = await get().newPage({ viewport: { width, height }, ...(acceptDownloads ? { acceptDownloads } : {}), ...(saved ? { storageState: saved } : {}) });
       if (timeout) page.setDefaultTimeout(timeout);
-      await signIn(page, baseUrl, email);
+      if (initScript) await page.addInitScript(initScript);
+      if (!saved) {
+        await signIn(page, baseUrl, email);
+        if (opts.signInOnce) sessions.set(key, await page.context().storageState());
+      }
       if (path) await page.goto(`${baseUrl}${path}`);
       return page;
     },
