@@ -95,11 +95,11 @@ describe('notifications page at a fleet\'s size: pages, filters in the URL, live
   }, 120_000);
   afterAll(() => s?.close());
   // after the server's afterAll: hooks run last first, so the browser (and any page a failed test left open) closes before the server
-  const b = useBrowser({ shots: SHOTS, hookTimeout: 120_000 });
+  // no test here signs out or changes an account's sign-in: each account signs in through the form once
+  const b = useBrowser({ shots: SHOTS, hookTimeout: 120_000, signInOnce: true });
 
   const open = async (query = '', width = 1280) => {
-    const page = await b.signedIn(s.url, 'owner@demo.test', { width, height: 900, timeout: 30_000 });
-    await page.goto(`${s.url}/org/riverbend-water/notifications${query}`);
+    const page = await b.signedIn(s.url, 'owner@demo.test', { path: `/org/riverbend-water/notifications${query}`, width, height: 900, timeout: 30_000 });
     await page.getByRole('article').first().waitFor();
     return page;
   };
@@ -200,11 +200,9 @@ describe('notifications page at a fleet\'s size: pages, filters in the URL, live
 
   it('a notification opened live appears when it matches the filters, and not when it does not', { timeout: 180_000 }, async () => {
     const late = await makeSensor(s.ctx.db, riverbend, { name: 'Filtered Tank', serial: 'F17E0001' });
-    const page = await b.signedIn(s.url, 'owner@demo.test', { width: 1280, height: 900, timeout: 30_000 });
-    await page.goto(`${s.url}/org/riverbend-water/notifications?type=LOW_BATTERY&sensor=${late.id}`);
+    const page = await b.signedIn(s.url, 'owner@demo.test', { path: `/org/riverbend-water/notifications?type=LOW_BATTERY&sensor=${late.id}`, width: 1280, height: 900, timeout: 30_000 });
     await page.getByRole('heading', { name: 'No notifications' }).waitFor();
-    const other = await b.signedIn(s.url, 'owner@demo.test', { width: 1280, height: 900, timeout: 30_000 });
-    await other.goto(`${s.url}/org/riverbend-water/notifications?type=SENSOR_OFFLINE&sensor=${late.id}`);
+    const other = await b.signedIn(s.url, 'owner@demo.test', { path: `/org/riverbend-water/notifications?type=SENSOR_OFFLINE&sensor=${late.id}`, width: 1280, height: 900, timeout: 30_000 });
     await other.getByRole('heading', { name: 'No notifications' }).waitFor();
     await page.waitForTimeout(1_500); // the live subscriptions settle
     const card = page.getByRole('article').filter({ hasText: 'Filtered Tank · F17E0001' });
@@ -221,12 +219,10 @@ describe('notifications page at a fleet\'s size: pages, filters in the URL, live
   });
 
   it('a forecast alarm set in sensor setup opens its own card live (issue 38, beyond the spec)', { timeout: 180_000 }, async () => {
-    const page = await b.signedIn(s.url, 'owner@demo.test', { width: 1280, height: 900, timeout: 30_000 });
-    await page.goto(`${s.url}/org/riverbend-water/notifications?type=FORECAST_ALARM`);
+    const page = await b.signedIn(s.url, 'owner@demo.test', { path: '/org/riverbend-water/notifications?type=FORECAST_ALARM', width: 1280, height: 900, timeout: 30_000 });
     // this server runs no background jobs: the seeded Stock Tank North alarm is not judged yet
     await page.getByRole('heading', { name: 'No notifications' }).waitFor();
-    const setup = await b.signedIn(s.url, 'owner@demo.test', { width: 1280, height: 900, timeout: 30_000 });
-    await setup.goto(`${s.url}/org/riverbend-water/sensors/6F708192/setup/forecast`);
+    const setup = await b.signedIn(s.url, 'owner@demo.test', { path: '/org/riverbend-water/sensors/6F708192/setup/forecast', width: 1280, height: 900, timeout: 30_000 });
     // the forecast the alarm is judged on, as the usage pane shows it
     await setup.getByTestId('forecast-now').getByText(/^At its daily use the tank is forecast empty in about \d+ days \(\w{3} \d{1,2} \w{3}\)\.$/).waitFor();
     await setup.getByLabel('Forecast empty within', { exact: true }).check({ force: true });

@@ -15,7 +15,8 @@ const SENSORS = '/org/riverbend-water/sensors';
  */
 describe('remote tasks in the browser (issue 12)', () => {
   const baseUrl = inject('baseUrl');
-  const b = useBrowser({ shots: SHOTS });
+  // no test here signs out or changes an account's sign-in: each account signs in through the form once
+  const b = useBrowser({ shots: SHOTS, signInOnce: true });
   const as = (email: string, path: string, width = 1280): Promise<Page> => b.signedIn(baseUrl, email, { path, width });
   const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor({ timeout: 15_000 });
   const completed = (page: Page) => page.getByTestId('completed-tasks').getByTestId('task-row');
