@@ -12,19 +12,24 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Seconds each file took with two shards on a 2-core machine (3 Dec 2026, load about 7); only the order matters. */
+/**
+ * Seconds each file took with two shards on a 2-core machine (3 Dec 2026, load about 7); only the
+ * order matters. The files that now sign each account in once (useBrowser's signInOnce) and
+ * a11y.test.ts are that figure less the form sign-ins and page loads they no longer make, at about
+ * 3.5 s a sign-in (estimated, not yet a whole two-shard run).
+ */
 const WEIGHT: Record<string, number> = {
-  'a11y.test.ts': 260,
-  'org-settings.test.ts': 145,
+  'a11y.test.ts': 215,
   'reader.test.ts': 134,
-  'map.test.ts': 129,
   'user-settings.test.ts': 115,
-  'remote-tasks.test.ts': 110,
-  'routes.test.ts': 104,
-  'notifications.test.ts': 97,
+  'org-settings.test.ts': 113,
+  'map.test.ts': 108,
+  'remote-tasks.test.ts': 103,
+  'notifications.test.ts': 80,
   'chart.test.ts': 79,
-  'sensors.test.ts': 76,
+  'routes.test.ts': 76,
   'setup.test.ts': 70,
+  'sensors.test.ts': 69,
   'mfa-required.test.ts': 65,
   'client-gaps-own-server.test.ts': 57,
   'fleet.test.ts': 53,
