@@ -14,12 +14,12 @@ import { join } from 'node:path';
 
 /**
  * Seconds each file took with two shards on a 2-core machine (3 Dec 2026, load about 7); only the
- * order matters. The files that now sign each account in once (useBrowser's signInOnce) and
- * a11y.test.ts are that figure less the form sign-ins and page loads they no longer make, at about
- * 3.5 s a sign-in (estimated, not yet a whole two-shard run).
+ * order matters. The files that now sign each account in once (useBrowser's signInOnce) are that
+ * figure less the form sign-ins they no longer make, at about 3.5 s a sign-in, and a11y.test.ts
+ * that figure less the 27% it lost alone at load 7 to 9 (estimates, not yet a whole two-shard run).
  */
 const WEIGHT: Record<string, number> = {
-  'a11y.test.ts': 215,
+  'a11y.test.ts': 190,
   'reader.test.ts': 134,
   'user-settings.test.ts': 115,
   'org-settings.test.ts': 113,
