@@ -183,10 +183,18 @@ interface TraceEvent {
  */
 export async function traceLongTasks(page: Page, label: string, during: (start: () => Promise<void>) => Promise<void>, overMs = 30): Promise<void> {
   const browser = page.context().browser()!;
-  await during(() => browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink', 'loading'] }));
+  await during(() => browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink', 'loading', 'gpu', 'webgl'] }));
   const buf = await browser.stopTracing();
+  // BENCH_TRACE_DIR: each trace's JSON kept there too (for chrome://tracing or Perfetto)
+  if (process.env.BENCH_TRACE_DIR) (await import('node:fs')).writeFileSync(`${process.env.BENCH_TRACE_DIR}/${label.replace(/\W+/g, '-')}-${Date.now()}.json`, buf);
   const events = (JSON.parse(buf.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && events.some((x) => x.pid === e.pid && x.name === 'RunTask' && (x.dur ?? 0) > 1000));
+  // the busiest renderer's main thread: a navigation to another site may leave the first renderer (about:blank's) idle
+  const busy = new Map<string, number>();
+  for (const x of events) if (x.name === 'RunTask' && x.dur) busy.set(`${x.pid}:${x.tid}`, (busy.get(`${x.pid}:${x.tid}`) ?? 0) + x.dur);
+  const main = events
+    .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+    .sort((a, b) => (busy.get(`${b.pid}:${b.tid}`) ?? 0) - (busy.get(`${a.pid}:${a.tid}`) ?? 0))
+    .find((e) => (busy.get(`${e.pid}:${e.tid}`) ?? 0) > 1000);
   if (!main) return void process.stderr.write(`  trace ${label}: no renderer main thread found\n`);
   const own = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined);
   const tasks = own.filter((e) => e.name === 'RunTask' && e.dur! > overMs * 1000);

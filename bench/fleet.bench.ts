@@ -30,7 +30,7 @@ import { SUMMARY_ROWS_SQL } from '../server/gateway/sensors.routes';
 import { SEARCH_DEBOUNCE_MS } from '../src/domain/sensor-search';
 import { median, type BenchRow } from './bench-kit';
 import type { LoadResult } from './ingest-load';
-import { busyTask, profileMainThread } from './chart-page';
+import { busyTask, profileMainThread, traceLongTasks } from './chart-page';
 import { startYearServer } from './chart-year.bench';
 import { generator } from './ingest.bench';
 
@@ -45,6 +45,10 @@ const ORG = '/org/riverbend-water';
 const DEMO = 10;
 /** BENCH_TRACE=profile: V8's profile of the main thread of each full sensors page's load, scroll and search (stderr). */
 const PROFILE = process.env.BENCH_TRACE === 'profile';
+/** BENCH_TRACE=1: Chromium's trace of the map and notifications pages' main-thread tasks over 50 ms (stderr). */
+const TRACE = process.env.BENCH_TRACE === '1';
+/** BENCH_FLEET_ONLY=map: the map pages alone (with the demo's 10 sensors beside, the floor of WebGL in this browser), no sensors pages, notifications or live phase. */
+const ONLY_MAP = process.env.BENCH_FLEET_ONLY === 'map';
 /** Typed into the search at 100,000 (each one after the list shows everything again): a name, a serial, a typo. */
 const QUERIES = ['thames bore 1234', 'F00012', 'resev'];
 const ROWS = '[role=list][aria-label=Sensors] [data-serial]';
@@ -327,6 +331,7 @@ async function firstOn(browser: Browser, side: Side, path: string, probe: string
       await page.evaluate(() => new Promise((r) => setTimeout(r, 1_000)));
     };
     if (PROFILE) await profileMainThread(page, `${path} load`, async (start) => (await start(), await loading()));
+    else if (TRACE) await traceLongTasks(page, `${path} load`, async (start) => (await start(), await loading()), 50);
     else await loading();
     const long = await longSince(page, 0);
     await proveObserver(page);
@@ -498,6 +503,34 @@ async function startSide(browser: Browser, db: ScratchDatabase) {
   return { server, side: { url: server.url, storage } as Side };
 }
 
+/** BENCH_FLEET_ONLY=map: the map page with the demo's 10 sensors and with 10,000 (then 100,000), interleaved. */
+async function onlyMaps(browser: Browser, demo: Side, fleet: Side, seed: (sensors: number, notifications: number) => Promise<number>, load: (what: string) => void, loads: string[], db: { close(): Promise<void> }): Promise<BenchRow[]> {
+  await firstOn(browser, fleet, '/map', 'map');
+  const small: MapPage[] = [];
+  const ten: MapPage[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    small.push(await firstOn(browser, demo, '/map', 'map'));
+    ten.push(await firstOn(browser, fleet, '/map', 'map'));
+    process.stderr.write(`  map page ${i + 1}: 10 sensors: ${mapLine(small[i])}; 10,000: ${mapLine(ten[i])}\n`);
+  }
+  load('after the map at 10,000');
+  const rows: BenchRow[] = [...mapRows(`the demo's ${DEMO}`, small), ...mapRows('10,000', ten)];
+  if (MAX >= 100_000) {
+    await seed(100_000, 0);
+    load('after seeding 100,000');
+    const hundred: MapPage[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      hundred.push(await firstOn(browser, fleet, '/map', 'map'));
+      process.stderr.write(`  map page at 100,000, ${i + 1}: ${mapLine(hundred[i])}\n`);
+    }
+    load('after the map at 100,000');
+    rows.push(...mapRows('100,000', hundred));
+  }
+  await db.close();
+  process.stderr.write(`  load average (1 min): ${loads.join('; ')}\n`);
+  return rows;
+}
+
 export async function run(): Promise<BenchRow[]> {
   const loads: string[] = [];
   const load = (what: string) => loads.push(`${what} ${loadavg()[0].toFixed(1)}`);
@@ -520,6 +553,7 @@ export async function run(): Promise<BenchRow[]> {
       return ms;
     };
     const seed10 = await seed(10_000, 0);
+    if (ONLY_MAP) return await onlyMaps(browser, demo.side, fleet.side, seed, load, loads, db);
 
     // the demo's 10 sensors and 10,000, interleaved, a fresh tab each (and one of each before, a warm-up)
     await sensorsPage(browser, demo.side, false, false, 'warm-up');
