@@ -82,6 +82,7 @@ export function createDataWorker(opts: { apiBase: string; getIdToken: () => Prom
     fleetSettings: (saved) => call.fleetSettings(saved),
     fleetCsv: () => call.fleetCsv(),
     fleetMapOverview: () => call.fleetMapOverview(),
+    fleetMapHeld: () => call.fleetMapHeld(),
     fleetMapItems: (zoom, box) => call.fleetMapItems(zoom, box),
     fleetMapExpansion: (generation, clusterId) => call.fleetMapExpansion(generation, clusterId),
     // the live feed's start is answered once the worker runs it; the rest are fire-and-forget (remote)

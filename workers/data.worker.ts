@@ -74,6 +74,7 @@ const api: DataWorkerApi = {
   fleetSettings: (saved: Sensor) => fleet.fleetSettings(saved),
   fleetCsv: () => fleet.fleetCsv(),
   fleetMapOverview: () => fleet.fleetMapOverview(),
+  fleetMapHeld: () => fleet.fleetMapHeld(),
   async fleetMapItems(zoom: number, box: Box) {
     const items = await fleet.fleetMapItems(zoom, box);
     return Comlink.transfer(items, [items.position.buffer, items.count.buffer, items.rank.buffer, items.clusterId.buffer]);

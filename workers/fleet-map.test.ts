@@ -145,6 +145,84 @@ describe("the fleet's map calls (issue 32)", () => {
     expect((await w.fleetFind('AA000005'))?.sensor).toMatchObject({ name: 'Spare', latitude: null });
   });
 
+  it('while the whole list loads, the map is answered the first page\'s sensors at once, saying how many of how many are held', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const many = Array.from({ length: 150 }, (_, i) => row(`S${String(i).padStart(3, '0')}`, `AE${String(i).padStart(6, '0')}`, -41 - i * 0.01, 174 + i * 0.01));
+    const w = new FleetWorker({
+      fetch: async (input) => {
+        if (String(input).endsWith('&limit=100')) return new Response(JSON.stringify({ ...body(many.slice(0, 100)), total: 150 }));
+        await held;
+        return new Response(JSON.stringify(body(many)));
+      },
+    });
+    expect(await w.fleetLoad({ apiBase: 'http://x/api', token: 't', orgId: 'o1' })).toMatchObject({ complete: false });
+    const part = await w.fleetMapHeld();
+    expect(part).toMatchObject({ count: 100, loading: { held: 100, total: 150 }, view: { kind: 'bounds', south: -41.99, north: -41 } });
+    // the items are the first page's: all 100 sensors at street zoom, none of the rest
+    const world = { west: -180, south: -85, east: 180, north: 85 };
+    const partItems = rows(await w.fleetMapItems(17, world));
+    expect(partItems).toHaveLength(100);
+    expect(partItems.some((d) => d.serial === 'AE000120')).toBe(false);
+    // the whole overview still waits for the whole list
+    const whole = w.fleetMapOverview();
+    release();
+    expect(await whole).toMatchObject({ count: 150 });
+    expect((await whole).loading).toBeUndefined();
+    expect(await w.fleetMapHeld()).toEqual(await whole);
+    expect(rows(await w.fleetMapItems(17, world))).toHaveLength(150);
+  });
+
+  it('while the whole list streams in, the map is answered the rows read so far, batch by batch', async () => {
+    const many = Array.from({ length: 400 }, (_, i) => row(`S${String(i).padStart(3, '0')}`, `AF${String(i).padStart(6, '0')}`, -41 - i * 0.01, 174 + i * 0.01));
+    // the server's streamed text: the header, then rows in batches, then the cursor
+    const pieces = [`{"fields":${JSON.stringify(SUMMARY_FIELDS)},"rows":[`, JSON.stringify(many.slice(0, 250)).slice(1, -1), ',' + JSON.stringify(many.slice(250)).slice(1, -1), '],"cursor":7}'];
+    const sent: (() => void)[] = [];
+    const encoder = new TextEncoder();
+    const w = new FleetWorker({
+      fetch: async (input) => {
+        if (String(input).endsWith('&limit=100')) return new Response(JSON.stringify({ ...body(many.slice(0, 100)), total: 400 }));
+        let k = 0;
+        // each piece goes when the test says (sent[k]())
+        return new Response(
+          new ReadableStream<Uint8Array>({
+            pull: (c) =>
+              new Promise<void>((r) =>
+                sent.push(() => {
+                  if (k < pieces.length) c.enqueue(encoder.encode(pieces[k++]!));
+                  else c.close();
+                  r();
+                }),
+              ),
+          }),
+        );
+      },
+    });
+    const tick = () => new Promise((r) => setTimeout(r, 0));
+    const send = async () => {
+      while (sent.length === 0) await tick();
+      sent.shift()!();
+      await tick();
+    };
+    expect(await w.fleetLoad({ apiBase: 'http://x/api', token: 't', orgId: 'o1' })).toMatchObject({ complete: false });
+    await send(); // the header
+    expect(await w.fleetMapHeld()).toMatchObject({ count: 100, loading: { held: 100, total: 400 } });
+    await send(); // 250 rows
+    expect(await w.fleetMapHeld()).toMatchObject({ count: 250, loading: { held: 250, total: 400 } });
+    const world = { west: -180, south: -85, east: 180, north: 85 };
+    expect(rows(await w.fleetMapItems(17, world))).toHaveLength(250);
+    await send(); // the other 150
+    await send(); // the cursor
+    await send(); // the end
+    const whole = await w.fleetComplete();
+    expect(whole).toMatchObject({ total: 400, complete: true, invalid: [] });
+    expect(await w.fleetMapHeld()).toMatchObject({ count: 400 });
+    expect((await w.fleetMapHeld()).loading).toBeUndefined();
+    expect(rows(await w.fleetMapItems(17, world))).toHaveLength(400);
+    // the list is the whole one, in order, with the stream's cursor for the next refresh
+    expect((await w.fleetRows(399, 400)).rows[0]!.sensor.serial).toBe('AF000399');
+  });
+
   it('answers the map only once the whole list is in, and a refresh keeps the clustering when no sensor moved', async () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));

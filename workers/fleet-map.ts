@@ -45,6 +45,11 @@ export interface FleetMapItems {
 export interface FleetMapOverview {
   count: number;
   view: InitialView;
+  /**
+   * Set while only part of the list is held (its first page): the sensors held and the
+   * organisation's count. The map draws the part held and says the rest is loading.
+   */
+  loading?: { held: number; total: number };
 }
 
 const WORLD: Box = { west: -180, south: -90, east: 180, north: 90 };

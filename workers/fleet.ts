@@ -6,6 +6,7 @@ import { fieldPositions, readSummaryRow, summaryOf, withLatest, type SensorSumma
 import { displayStatus } from '../src/domain/sensor-status';
 import { isMappable } from '../src/domain/map-view';
 import { FleetMapIndex, type Box, type FleetMapItems, type FleetMapOverview, type MapPoint } from './fleet-map';
+import { SummaryStream } from './summary-stream';
 
 /** A row of the list as the main thread gets it: the summary and its position in the shown list. */
 export interface FleetRow {
@@ -51,20 +52,35 @@ const byName = new Intl.Collator(undefined, { sensitivity: 'base' });
 const order = (a: SensorSummary, b: SensorSummary) => byName.compare(a.name, b.name) || (a.serial < b.serial ? -1 : a.serial > b.serial ? 1 : 0);
 
 /** A compact list's rows, checked: the readable ones, and the serials (or positions) of those with bad values. */
-function readRows(fields: string[], rows: unknown[]): { read: SensorSummary[]; invalid: FleetLoaded['invalid'] } {
+function readRows(fields: readonly unknown[], rows: unknown[], into: { read: SensorSummary[]; invalid: FleetLoaded['invalid'] } = { read: [], invalid: [] }, first = 0) {
   const at = fieldPositions(fields);
-  const read: SensorSummary[] = [];
-  const invalid: FleetLoaded['invalid'] = [];
+  const { read, invalid } = into;
   for (let i = 0; i < rows.length; i++) {
     const s = readSummaryRow(rows[i], at);
     if (!s) {
-      invalid.push({ serial: `row ${i + 1}`, fields: ['row'] });
+      invalid.push({ serial: `row ${first + i + 1}`, fields: ['row'] });
       continue;
     }
-    if (s.invalid) invalid.push({ serial: s.serial || `row ${i + 1}`, fields: s.invalid });
+    if (s.invalid) invalid.push({ serial: s.serial || `row ${first + i + 1}`, fields: s.invalid });
     read.push(s);
   }
-  return { read, invalid };
+  return into;
+}
+
+/** Every sensor with a position, with its display status: what the map draws. */
+function mapPoints(all: readonly SensorSummary[]): MapPoint[] {
+  const out: MapPoint[] = [];
+  for (const s of all) if (isMappable(s.latitude, s.longitude)) out.push({ serial: s.serial, latitude: s.latitude!, longitude: s.longitude!, status: displayStatus(s) });
+  return out;
+}
+
+/** A whole list read row batch by row batch as it arrived (its rows checked already). */
+interface StreamedList {
+  read: SensorSummary[];
+  invalid: FleetLoaded['invalid'];
+  /** Rows received, readable or not. */
+  received: number;
+  cursor?: number;
 }
 
 /**
@@ -100,6 +116,14 @@ export class Fleet {
     this.cursor = this.declared === undefined ? cursor : undefined;
     this.replaceAll(all);
     return this.loaded(invalid);
+  }
+
+  /** Holds a whole list read as it streamed in (its rows checked batch by batch). */
+  loadStreamed(list: StreamedList): FleetLoaded {
+    this.declared = undefined;
+    this.cursor = list.cursor;
+    this.replaceAll(list.read);
+    return this.loaded(list.invalid);
   }
 
   private loaded(invalid: FleetLoaded['invalid']): FleetLoaded {
@@ -250,21 +274,20 @@ export class Fleet {
     return sensorsCsv(this.all);
   }
 
-  /** Every sensor with a position, with its display status. */
-  private points(): MapPoint[] {
-    const out: MapPoint[] = [];
-    for (const s of this.all) if (isMappable(s.latitude, s.longitude)) out.push({ serial: s.serial, latitude: s.latitude!, longitude: s.longitude!, status: displayStatus(s) });
-    return out;
-  }
-
   /** The map's clustering of the sensors with a position (built on the first ask, kept current by live uplinks). */
   mapIndex(): FleetMapIndex {
     if (!this.map) {
-      const points = this.points();
+      const points = mapPoints(this.all);
       this.map = this.mapBefore ? this.mapBefore.rebuilt(points) : FleetMapIndex.build(points);
       this.mapBefore = undefined;
     }
     return this.map;
+  }
+
+  /** The map's overview of the sensors held (with `loading` while only the list's first page is). */
+  mapOverview(): FleetMapOverview {
+    const o = this.mapIndex().overview;
+    return this.complete ? o : { ...o, loading: { held: this.all.length, total: this.declared ?? this.all.length } };
   }
 
   /** Takes over the clustering of the fleet this one replaces (a refresh), to keep it if no sensor has moved. */
@@ -306,7 +329,13 @@ export interface FleetApi {
   fleetCsv(): Promise<string>;
   /** How many sensors the map draws and the view that fits them (waits for the whole list). */
   fleetMapOverview(): Promise<FleetMapOverview>;
-  /** The map's sensors and clusters at an integer zoom within a box: all the main thread draws. */
+  /**
+   * The same of the sensors held now, at once: while only the list's first page is in, its
+   * sensors (with `loading`: how many are held of how many), so the map draws them while the whole
+   * list loads; once it is in, the whole list's overview.
+   */
+  fleetMapHeld(): Promise<FleetMapOverview>;
+  /** The map's sensors and clusters at an integer zoom within a box, of the sensors held: all the main thread draws. */
   fleetMapItems(zoom: number, box: Box): Promise<FleetMapItems>;
   /** The zoom at which a cluster of the items splits (null: the clustering has changed since). */
   fleetMapExpansion(generation: number, clusterId: number): Promise<number | null>;
@@ -344,11 +373,48 @@ export class FleetWorker implements FleetApi {
   private org: string | undefined;
   /** The organisation whose list is held: after a failed load of another, the list held is still this one's. */
   private heldOrg: string | undefined;
+  /** The whole list while it streams in, and the map's clustering of the part read (built when the map asks). */
+  private streaming: { list: StreamedList; map?: { held: number; index: FleetMapIndex } } | undefined;
 
   constructor(private readonly deps: { fetch?: typeof fetch } = {}) {}
 
   private shownOf(loaded: FleetLoaded): FleetLoaded {
     return { ...loaded, ...this.fleet.setQuery(this.currentQuery) };
+  }
+
+  /**
+   * The whole list, read batch by batch as the server streams it: each batch's rows are parsed and
+   * checked as they arrive (into `into`, which the map reads while the rest loads), so little is
+   * left to do after the last byte.
+   */
+  private async getStreamed(url: string, token: string, into: StreamedList, signal?: AbortSignal): Promise<StreamedList | unknown> {
+    const f = this.deps.fetch ?? ((input, init) => fetch(input, init));
+    const res = await f(url, { headers: { Authorization: token }, signal });
+    if (!res.ok || !res.body) {
+      const text = await res.text();
+      if (!res.ok) throw new Error(text || `HTTP ${res.status}`);
+      return JSON.parse(text);
+    }
+    const stream = new SummaryStream();
+    const text = new TextDecoder();
+    const reader = res.body.getReader();
+    const take = (rows: unknown[]) => {
+      if (rows.length === 0) return;
+      readRows(stream.fieldsRead!, rows, into, into.received);
+      into.received += rows.length;
+    };
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      take(stream.push(text.decode(value, { stream: true })));
+    }
+    take(stream.push(text.decode()));
+    const rest = stream.finish();
+    // another shape than the stream's (kept whole): read as one body
+    if (rest.rows.length > 0 || stream.fieldsRead === undefined) return rest;
+    const { cursor } = sensorSummaryBodySchema.parse(rest);
+    into.cursor = cursor;
+    return into;
   }
 
   private async get(url: string, token: string, signal?: AbortSignal): Promise<unknown> {
@@ -359,11 +425,14 @@ export class FleetWorker implements FleetApi {
     return JSON.parse(text);
   }
 
-  /** Holds a parsed list as the current fleet (a search typed before stays applied). */
+  /** Holds a parsed list (or one read as it streamed) as the current fleet (a search typed before stays applied). */
   private hold(mine: number, body: unknown): FleetLoaded {
     if (mine !== this.loads) throw aborted();
     const fleet = new Fleet();
-    const loaded = fleet.load(body);
+    const streamed = this.streaming?.list;
+    const loaded = streamed !== undefined && body === streamed ? fleet.loadStreamed(streamed) : fleet.load(body);
+    // the whole list in: its part read while it streamed is no longer drawn
+    if (fleet.complete) this.streaming = undefined;
     fleet.succeed(this.fleet);
     if (fleet.complete && this.since) fleet.applyLive(this.since, 0, 0);
     if (fleet.complete) this.since = null;
@@ -382,7 +451,9 @@ export class FleetWorker implements FleetApi {
     const url = listUrl(req);
     const stop = new AbortController();
     this.since = [];
-    const whole = this.get(url, req.token, stop.signal);
+    const list: StreamedList = { read: [], invalid: [], received: 0 };
+    this.streaming = { list };
+    const whole = this.getStreamed(url, req.token, list, stop.signal);
     let done = false;
     this.whole = whole.then((body) => this.hold(mine, body)).finally(() => (done = true));
     // a failure is answered by fleetComplete (and fleetLoad, when it waits for the whole list)
@@ -463,10 +534,33 @@ export class FleetWorker implements FleetApi {
   async fleetMapOverview() {
     return (await this.wholeList()).mapIndex().overview;
   }
+  async fleetMapHeld() {
+    const part = this.streamedMap();
+    if (!part) return this.fleet.mapOverview();
+    return { ...part.index.overview, loading: { held: part.held, total: this.fleet.mapOverview().loading?.total ?? part.held } };
+  }
+  /**
+   * While the whole list streams in: the clustering of the rows read so far, when they are more than
+   * the first page (built again only when more have come since the map last asked).
+   */
+  private streamedMap(): { held: number; index: FleetMapIndex } | undefined {
+    const s = this.streaming;
+    if (this.fleet.complete || !s || s.list.read.length <= this.fleet.size) return undefined;
+    const held = s.list.read.length;
+    if (!s.map || s.map.held !== held) s.map = { held, index: FleetMapIndex.build(mapPoints(s.list.read)) };
+    return s.map;
+  }
+  /** The clustering the map draws now: of the part of the list read (as last asked for), else of the list held. */
+  private mapNow(): FleetMapIndex {
+    const part = this.fleet.complete ? undefined : this.streaming?.map;
+    return part?.index ?? this.fleet.mapIndex();
+  }
+  // the sensors held: a view asked for while the whole list loads gets the part read (the whole
+  // list's load changes the overview, and the map asks again)
   async fleetMapItems(zoom: number, box: Box) {
-    return (await this.wholeList()).mapIndex().items(zoom, box);
+    return this.mapNow().items(zoom, box);
   }
   async fleetMapExpansion(generation: number, clusterId: number) {
-    return (await this.wholeList()).mapIndex().expansionZoom(generation, clusterId);
+    return this.mapNow().expansionZoom(generation, clusterId);
   }
 }

@@ -1,9 +1,11 @@
+import { useEffect } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { Center, Loader } from '@mantine/core';
 import { MapPage } from '../features/map/map-page';
 import { NoSensors, SensorsLoadFailed } from '../features/sensors/sensors-empty';
 import { useIsMobile } from '../shared/layout';
 import { useSession } from '../shared/session';
+import { preloadFleetMap } from '../shared/lazy-maps';
 import { useFleet } from '../shared/use-fleet';
 import { useFleetMapView, useFleetSensor } from '../shared/use-fleet-map';
 import { supportHref } from './links';
@@ -23,6 +25,8 @@ export function MapArea() {
   const selected = serial?.toUpperCase();
   const picked = useFleetSensor(fleet, selected);
   const { overview, revision } = useFleetMapView(fleet);
+  // the map's code loads beside the list, not after its first page
+  useEffect(() => void preloadFleetMap().catch(() => undefined), []);
 
   if (fleet.state.status === 'loading') {
     return (

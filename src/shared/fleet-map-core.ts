@@ -143,6 +143,12 @@ export function createFleetMap(container: HTMLElement, opts: FleetMapOptions) {
   };
   map.on('data', ensureDrawn);
   map.on('idle', ensureDrawn);
+  // whether the person has moved the map (a drag, the wheel, the zoom buttons): a view placed on
+  // part of the fleet is then not replaced by the whole fleet's
+  let movedByUser = false;
+  map.on('movestart', (e: { originalEvent?: unknown }) => {
+    if (e.originalEvent) movedByUser = true;
+  });
   // a state the page and its tests can read: 'true' once the map has settled after a move
   map.on('movestart', () => (container.dataset.idle = 'false'));
   map.on('idle', () => (container.dataset.idle = 'true'));
@@ -171,6 +177,10 @@ export function createFleetMap(container: HTMLElement, opts: FleetMapOptions) {
     /** Fits the view to the sensors (the overview's view: the small-bounds rule of src/domain/map-view). */
     fitView(v: InitialView = initialView([]), animate = false) {
       jump(v, animate);
+    },
+    /** Whether the person has moved the map since it was created. */
+    get movedByUser() {
+      return movedByUser;
     },
     /** Centres a position, zooming in to the default zoom when the view is wider. */
     centre(p: LatLng, animate = true) {

@@ -9,7 +9,7 @@ import { createFleetMap, type FleetMap as FleetMapHandle, type FleetMapSource } 
 interface FleetMapProps {
   /** The sensors and clusters of a view (the data worker's clustering). */
   source: FleetMapSource;
-  /** How many sensors have a position and the view that fits them; undefined while the fleet loads. */
+  /** How many sensors have a position and the view that fits them (with `loading` while only part of the list is held); undefined until the first part is. */
   overview: FleetMapOverview | undefined;
   /** Changes when statuses do: the view's items are asked for again. */
   revision: number;
@@ -27,7 +27,8 @@ const pointOf = (s: SensorSummary | undefined): MapPoint | undefined =>
 /**
  * The organisation's sensors on a map (the map page). On first open it centres the path's
  * sensor (once the worker has found it: it may sit in a cluster or off screen), else fits all of
- * them; later selections centre the chosen sensor.
+ * them (while the whole list loads, the first page's, drawn at once; then the whole list's, unless
+ * the person has moved the map meanwhile); later selections centre the chosen sensor.
  */
 export function FleetMap({ source, overview, revision, styleUrl, selectedSerial, selected, onSelect, onZoom }: FleetMapProps) {
   const box = useRef<HTMLDivElement>(null);
@@ -40,6 +41,8 @@ export function FleetMap({ source, overview, revision, styleUrl, selectedSerial,
   const sourceRef = useRef(source);
   sourceRef.current = source;
   const placed = useRef(false);
+  /** The view was fitted to the sensors of the list's first page (the whole list fits it again). */
+  const fittedToPart = useRef(false);
   const centred = useRef<string>(undefined);
   const refreshed = useRef<[FleetMapOverview | undefined, number]>([undefined, -1]);
   const firstStyle = useRef(styleUrl);
@@ -56,6 +59,7 @@ export function FleetMap({ source, overview, revision, styleUrl, selectedSerial,
     }
     return () => {
       placed.current = false;
+      fittedToPart.current = false;
       centred.current = undefined;
       refreshed.current = [undefined, -1];
       f?.destroy();
@@ -76,7 +80,14 @@ export function FleetMap({ source, overview, revision, styleUrl, selectedSerial,
       placed.current = true;
       centred.current = selectedSerial;
       if (point) fleet.centre(point, false);
-      else fleet.fitView(overview.view);
+      else {
+        fleet.fitView(overview.view);
+        fittedToPart.current = !!overview.loading;
+      }
+    } else if (fittedToPart.current && !overview.loading) {
+      // the whole list is in: the view fits it, unless the person has moved the map or chosen a sensor since
+      fittedToPart.current = false;
+      if (!fleet.movedByUser && !centred.current) fleet.fitView(overview.view);
     }
     // a new load of the fleet (its overview) or a status change: the view's items again
     if (refreshed.current[0] === overview && refreshed.current[1] === revision) return;

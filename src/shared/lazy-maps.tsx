@@ -5,7 +5,10 @@ import { Box, Center, Loader } from '@mantine/core';
 // not with the page that holds it: the dashboard's mini-map, the location settings and the map page
 // each show this placeholder, of the map's own size, for the moment it takes.
 const SensorMapNow = lazy(() => import('./sensor-map').then((m) => ({ default: m.SensorMap })));
-const FleetMapNow = lazy(() => import('./fleet-map').then((m) => ({ default: m.FleetMap })));
+let fleetMapModule: Promise<typeof import('./fleet-map')> | undefined;
+/** Starts loading the map page's map (maplibre-gl and deck.gl) ahead of its first draw: the map page asks while the fleet's list loads. */
+export const preloadFleetMap = () => (fleetMapModule ??= import('./fleet-map'));
+const FleetMapNow = lazy(() => preloadFleetMap().then((m) => ({ default: m.FleetMap })));
 
 function Waiting({ height }: { height?: number }) {
   return (

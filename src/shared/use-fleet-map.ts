@@ -5,28 +5,58 @@ import type { FleetHandle } from './use-fleet';
 
 /** A live status change re-reads the map's items at most this often (a visible change within 2 s). */
 export const POINTS_REFRESH_MS = 1_000;
+/** While the whole list streams in, the map asks for the part read this often (and draws it). */
+export const MAP_FILL_MS = 1_000;
 
 /**
  * The map's view of the fleet in the data worker, which clusters it: the overview (how many
- * sensors have a position, the view that fits them) read after each load of the list, and a
+ * sensors have a position, the view that fits them) read after each load of the list (and, while
+ * the whole list loads, of its first page, so the map draws those at once), and a
  * revision that changes, at most once a second, when live uplinks change a mapped sensor's status
  * (the map then asks for its view's items again).
  */
 export function useFleetMapView(fleet: FleetHandle): { overview: FleetMapOverview | undefined; revision: number } {
   const [overview, setOverview] = useState<FleetMapOverview>();
   const [revision, setRevision] = useState(0);
+  const ready = fleet.state.status === 'ready';
   const loads = fleet.state.status === 'ready' ? fleet.state.loads : 0;
-  const { mapOverview, onLiveRows } = fleet;
+  const { mapOverview, mapHeld, onLiveRows } = fleet;
   useEffect(() => {
-    if (!loads) return;
+    if (!ready) return;
     let stale = false;
-    void mapOverview().then((o) => {
-      if (!stale) setOverview(o);
-    });
+    // loads 0: only the first page is in (the whole list's load counts 1)
+    void (loads ? mapOverview() : mapHeld()).then(
+      (o) => {
+        if (!stale) setOverview((prev) => (loads === 0 && prev && !prev.loading ? prev : o));
+      },
+      () => undefined,
+    );
     return () => {
       stale = true;
     };
-  }, [loads, mapOverview]);
+  }, [ready, loads, mapOverview, mapHeld]);
+  // the part of the whole list read so far, drawn as it grows until the whole list is in
+  const filling = !!overview?.loading && loads === 0;
+  const [fills, setFills] = useState(0);
+  useEffect(() => {
+    if (!filling) return;
+    let stale = false;
+    const timer = setTimeout(() => {
+      void mapHeld().then(
+        (o) => {
+          if (stale) return;
+          // unchanged (no rows read since): the map keeps what it draws
+          setOverview((prev) => (!prev?.loading || o.loading?.held === prev.loading.held ? prev : o));
+          setFills((n) => n + 1);
+        },
+        () => undefined,
+      );
+    }, MAP_FILL_MS);
+    return () => {
+      stale = true;
+      clearTimeout(timer);
+    };
+  }, [filling, fills, mapHeld]);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const off = onLiveRows((r) => {

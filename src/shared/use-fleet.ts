@@ -41,6 +41,8 @@ export interface FleetHandle {
   onLiveRows(listener: (rows: FleetLiveRows) => void): () => void;
   /** How many sensors have a position and the view that fits them (the worker clusters them for the map). */
   mapOverview(): Promise<FleetMapOverview>;
+  /** The same of the sensors held now (the list's first page, with `loading`, while the whole list loads). */
+  mapHeld(): Promise<FleetMapOverview>;
   /** The map's sensors and clusters at an integer zoom within a box. */
   mapItems(zoom: number, box: Box): Promise<FleetMapItems>;
   /** The zoom at which a cluster of the map's items splits (null: the clustering has changed since). */
@@ -139,6 +141,7 @@ const rows = (start: number, end: number) => dataWorker().fleetRows(start, end);
 const find = (serial: string) => dataWorker().fleetFind(serial);
 const csv = () => dataWorker().fleetCsv();
 const mapOverview = () => dataWorker().fleetMapOverview();
+const mapHeld = () => dataWorker().fleetMapHeld();
 const mapItems = (zoom: number, box: Box) => dataWorker().fleetMapItems(zoom, box);
 const mapExpansion = (generation: number, clusterId: number) => dataWorker().fleetMapExpansion(generation, clusterId);
 
@@ -248,5 +251,5 @@ export function useFleet(orgId: string): FleetHandle {
     return load(false);
   }, [load]);
 
-  return useMemo<FleetHandle>(() => ({ state, search, rows, find, setWindow, onLiveRows, settings, csv, mapOverview, mapItems, mapExpansion, reload }), [state, search, settings, reload, setWindow, onLiveRows]);
+  return useMemo<FleetHandle>(() => ({ state, search, rows, find, setWindow, onLiveRows, settings, csv, mapOverview, mapHeld, mapItems, mapExpansion, reload }), [state, search, settings, reload, setWindow, onLiveRows]);
 }

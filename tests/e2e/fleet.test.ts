@@ -1,3 +1,5 @@
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startOwnDemoServer, useBrowser } from './session';
@@ -90,6 +92,57 @@ describe('a fleet of 2,000 sensors in the browser: the virtualised list, search,
     await search.fill('   ');
     await expect.poll(() => setSize(page)).toBe(FLEET + DEMO_SENSORS);
     await page.close();
+  });
+
+  it('the map draws the first page of sensors while the whole list loads and says how many are in', { timeout: 120_000 }, async () => {
+    // the page talks to the server through a proxy that holds the whole list (the data worker's
+    // request without a limit) until released, as a slow list would be
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const target = new URL(s.url);
+    const proxy = createServer((req, res) => {
+      const url = new URL(req.url!, s.url);
+      const wait = url.pathname.endsWith('/sensors') && url.search === '?view=summary' ? held : Promise.resolve();
+      void wait.then(() => {
+        const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
+          res.writeHead(r.statusCode!, r.headers);
+          r.pipe(res);
+        });
+        up.on('error', () => res.destroy());
+        req.pipe(up);
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const page = await b.signedIn(base, 'owner@demo.test', { width: 1280, height: 800, timeout: 30_000 });
+      // deck.gl's instanced draws (MapLibre draws nothing instanced): the largest instance count so far
+      await page.addInitScript(() => {
+        const w = window as unknown as { drawn: number };
+        w.drawn = 0;
+        const gl = WebGL2RenderingContext.prototype as unknown as Record<string, (...a: number[]) => void>;
+        for (const m of ['drawArraysInstanced', 'drawElementsInstanced']) {
+          const f = gl[m]!;
+          gl[m] = function (this: unknown, ...a: number[]) {
+            w.drawn = Math.max(w.drawn, a[a.length - 1]!);
+            return f.apply(this, a);
+          };
+        }
+      });
+      await page.goto(`${base}${ORG}/map`);
+      const loading = page.getByTestId('map-loading');
+      await expect.poll(() => loading.textContent(), { timeout: 30_000 }).toMatch(/Loading sensors: 100 of 2,010 so far/);
+      await expect.poll(() => page.evaluate(() => (window as unknown as { drawn: number }).drawn), { timeout: 30_000 }).toBeGreaterThan(0);
+      release();
+      // the whole list in: the status goes, and the map still draws sensors
+      await loading.waitFor({ state: 'detached' });
+      expect(await page.evaluate(() => (window as unknown as { drawn: number }).drawn)).toBeGreaterThan(0);
+      await page.close();
+    } finally {
+      release();
+      proxy.closeAllConnections();
+      await new Promise((r) => proxy.close(r));
+    }
   });
 
   it("the minute's refresh reads only what changed since the list was read, and a change made with no live message reaches the list", { timeout: 60_000 }, async () => {

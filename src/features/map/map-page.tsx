@@ -25,7 +25,7 @@ export const ZOOM_IN_BANNER = 'Zoom in to project level to see each sensor on it
 interface MapPageProps {
   /** The organisation's sensors, held by the data worker (the list beside the map reads its rows). */
   fleet: FleetHandle;
-  /** How many sensors have a position and the view that fits them (undefined while they are read). */
+  /** How many sensors have a position and the view that fits them (undefined while they are read; with `loading` while only the list's first page is). */
   overview: FleetMapOverview | undefined;
   /** Changes when the mapped sensors' statuses do. */
   revision: number;
@@ -101,6 +101,14 @@ export function MapPage({ fleet, overview, revision, selected, org, styles, time
         >
           <Text size="sm">{ZOOM_IN_BANNER}</Text>
         </Alert>
+      )}
+      {overview?.loading && (
+        <Paper pos="absolute" bottom={mobile ? 12 : 24} right={12} shadow="sm" px="sm" py={6} radius="md" style={{ zIndex: 2 }} role="status" data-testid="map-loading">
+          {/* no spinner: under software WebGL each animated frame over the map costs a read back of the map */}
+          <Text size="sm">
+            Loading sensors: {overview.loading.held.toLocaleString()} of {overview.loading.total.toLocaleString()} so far
+          </Text>
+        </Paper>
       )}
       {selected && cardOpen && (
         <Box pos="absolute" bottom={mobile ? 12 : 24} left={12} style={{ zIndex: 2 }}>
