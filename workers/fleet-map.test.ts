@@ -100,6 +100,21 @@ describe("the map's clustering in the data worker (issue 32)", () => {
 
 const row = (name: string, serial: string, lat: number | null, lng: number | null, alert = false) => [`id-${serial}`, serial, name, lat, lng, true, 1, alert, false, 80, 1, 1000, 3000, 0, 2000, null];
 const body = (rs: unknown[]) => ({ fields: [...SUMMARY_FIELDS], rows: rs });
+/** n sensors on a line south-east from near Wellington, their serials `prefix` and a number. */
+const line = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => row(`S${String(i).padStart(3, '0')}`, `${prefix}${String(i).padStart(6, '0')}`, -41 - i * 0.01, 174 + i * 0.01));
+/** A worker whose list's first page (100 rows) is answered at once and whose whole list waits for `release`. */
+function heldBack(many: unknown[]) {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const w = new FleetWorker({
+    fetch: async (input) => {
+      if (String(input).endsWith('&limit=100')) return new Response(JSON.stringify({ ...body(many.slice(0, 100)), total: many.length }));
+      await held;
+      return new Response(JSON.stringify(body(many)));
+    },
+  });
+  return { w, release };
+}
 
 describe("the fleet's map calls (issue 32)", () => {
   // three sensors within metres of each other (one cluster until street zoom), one far away, one with no position
@@ -146,16 +161,7 @@ describe("the fleet's map calls (issue 32)", () => {
   });
 
   it('while the whole list loads, the map is answered the first page\'s sensors at once, saying how many of how many are held', async () => {
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    const many = Array.from({ length: 150 }, (_, i) => row(`S${String(i).padStart(3, '0')}`, `AE${String(i).padStart(6, '0')}`, -41 - i * 0.01, 174 + i * 0.01));
-    const w = new FleetWorker({
-      fetch: async (input) => {
-        if (String(input).endsWith('&limit=100')) return new Response(JSON.stringify({ ...body(many.slice(0, 100)), total: 150 }));
-        await held;
-        return new Response(JSON.stringify(body(many)));
-      },
-    });
+    const { w, release } = heldBack(line(150, 'AE'));
     expect(await w.fleetLoad({ apiBase: 'http://x/api', token: 't', orgId: 'o1' })).toMatchObject({ complete: false });
     const part = await w.fleetMapHeld();
     expect(part).toMatchObject({ count: 100, loading: { held: 100, total: 150 }, view: { kind: 'bounds', south: -41.99, north: -41 } });
@@ -174,7 +180,7 @@ describe("the fleet's map calls (issue 32)", () => {
   });
 
   it('while the whole list streams in, the map is answered the rows read so far, batch by batch', async () => {
-    const many = Array.from({ length: 400 }, (_, i) => row(`S${String(i).padStart(3, '0')}`, `AF${String(i).padStart(6, '0')}`, -41 - i * 0.01, 174 + i * 0.01));
+    const many = line(400, 'AF');
     // the server's streamed text: the header, then rows in batches, then the cursor
     const pieces = [`{"fields":${JSON.stringify(SUMMARY_FIELDS)},"rows":[`, JSON.stringify(many.slice(0, 250)).slice(1, -1), ',' + JSON.stringify(many.slice(250)).slice(1, -1), '],"cursor":7}'];
     const sent: (() => void)[] = [];
@@ -224,16 +230,7 @@ describe("the fleet's map calls (issue 32)", () => {
   });
 
   it('answers the map only once the whole list is in, and a refresh keeps the clustering when no sensor moved', async () => {
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    const many = Array.from({ length: 150 }, (_, i) => row(`S${String(i).padStart(3, '0')}`, `AD${String(i).padStart(6, '0')}`, -41 - i * 0.01, 174 + i * 0.01));
-    const w = new FleetWorker({
-      fetch: async (input) => {
-        if (String(input).endsWith('&limit=100')) return new Response(JSON.stringify({ ...body(many.slice(0, 100)), total: 150 }));
-        await held;
-        return new Response(JSON.stringify(body(many)));
-      },
-    });
+    const { w, release } = heldBack(line(150, 'AD'));
     expect(await w.fleetLoad({ apiBase: 'http://x/api', token: 't', orgId: 'o1' })).toMatchObject({ complete: false });
     const overview = w.fleetMapOverview();
     release();
