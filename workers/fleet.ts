@@ -67,6 +67,13 @@ function readRows(fields: readonly unknown[], rows: unknown[], into: { read: Sen
   return into;
 }
 
+/** An answer's body parsed, or its text (or status) as the error when it is not a success. */
+async function parsed(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (!res.ok) throw new Error(text || `HTTP ${res.status}`);
+  return JSON.parse(text);
+}
+
 /** Every sensor with a position, with its display status: what the map draws. */
 function mapPoints(all: readonly SensorSummary[]): MapPoint[] {
   const out: MapPoint[] = [];
@@ -388,13 +395,8 @@ export class FleetWorker implements FleetApi {
    * left to do after the last byte.
    */
   private async getStreamed(url: string, token: string, into: StreamedList, signal?: AbortSignal): Promise<StreamedList | unknown> {
-    const f = this.deps.fetch ?? ((input, init) => fetch(input, init));
-    const res = await f(url, { headers: { Authorization: token }, signal });
-    if (!res.ok || !res.body) {
-      const text = await res.text();
-      if (!res.ok) throw new Error(text || `HTTP ${res.status}`);
-      return JSON.parse(text);
-    }
+    const res = await this.request(url, token, signal);
+    if (!res.ok || !res.body) return parsed(res);
     const stream = new SummaryStream();
     const text = new TextDecoder();
     const reader = res.body.getReader();
@@ -417,12 +419,13 @@ export class FleetWorker implements FleetApi {
     return into;
   }
 
-  private async get(url: string, token: string, signal?: AbortSignal): Promise<unknown> {
+  private request(url: string, token: string, signal?: AbortSignal): Promise<Response> {
     const f = this.deps.fetch ?? ((input, init) => fetch(input, init));
-    const res = await f(url, { headers: { Authorization: token }, signal });
-    const text = await res.text();
-    if (!res.ok) throw new Error(text || `HTTP ${res.status}`);
-    return JSON.parse(text);
+    return f(url, { headers: { Authorization: token }, signal });
+  }
+
+  private async get(url: string, token: string, signal?: AbortSignal): Promise<unknown> {
+    return parsed(await this.request(url, token, signal));
   }
 
   /** Holds a parsed list (or one read as it streamed) as the current fleet (a search typed before stays applied). */
