@@ -1,5 +1,5 @@
 import { layers, namedFlavor } from '@protomaps/basemaps';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { compress } from 'hono/compress';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -179,6 +179,12 @@ export function streetStyle(origin: string) {
   };
 }
 
+/** The z/x/y of a tile route's path when it names a tile of the zooms given, else undefined. */
+function tileAddress(c: Context, minZoom: number, maxZoom: number): [number, number, number] | undefined {
+  const [z, x, y] = [c.req.param('z'), c.req.param('x'), c.req.param('y')].map((v) => (v !== undefined && /^\d{1,7}$/.test(v) ? Number(v) : NaN)) as [number, number, number];
+  return z >= minZoom && z <= maxZoom && x < 2 ** z && y < 2 ** z ? [z, x, y] : undefined;
+}
+
 export function mapRoutes(ctx: AppContext) {
   const r = new Hono();
   const cache = (c: { header(k: string, v: string): void }) => c.header('Cache-Control', 'public, max-age=86400');
@@ -198,18 +204,18 @@ export function mapRoutes(ctx: AppContext) {
     return c.json(mapStyle(origin));
   });
   r.get('/places/:z/:x/:y', (c) => {
-    const [z, x, y] = [c.req.param('z'), c.req.param('x'), c.req.param('y')].map((v) => (/^\d{1,7}$/.test(v) ? Number(v) : NaN));
-    if (!(z >= PLACES_MIN_ZOOM && z <= PLACES_MAX_ZOOM && x < 2 ** z && y < 2 ** z)) return c.json({ code: 'NOT_FOUND', message: 'No such tile.' }, 404);
+    const tile = tileAddress(c, PLACES_MIN_ZOOM, PLACES_MAX_ZOOM);
+    if (!tile) return c.json({ code: 'NOT_FOUND', message: 'No such tile.' }, 404);
     cache(c);
-    return c.body(placesTile(z, x, y), 200, { 'Content-Type': 'application/vnd.mapbox-vector-tile' });
+    return c.body(placesTile(...tile), 200, { 'Content-Type': 'application/vnd.mapbox-vector-tile' });
   });
   r.get('/land/:z/:x/:y', (c) => {
-    const [z, x, y] = [c.req.param('z'), c.req.param('x'), c.req.param('y')].map((v) => (/^\d{1,7}$/.test(v) ? Number(v) : NaN));
-    if (!(z >= FINE_MIN_ZOOM && z <= FINE_MAX_ZOOM && x < 2 ** z && y < 2 ** z)) {
+    const tile = tileAddress(c, FINE_MIN_ZOOM, FINE_MAX_ZOOM);
+    if (!tile) {
       return c.json({ code: 'NOT_FOUND', message: `No such tile: the land tiles run from zoom ${FINE_MIN_ZOOM} to ${FINE_MAX_ZOOM}, x and y from 0 to 2^zoom - 1.` }, 404);
     }
     cache(c);
-    return c.body(fineTile(z, x, y), 200, { 'Content-Type': 'application/vnd.mapbox-vector-tile' });
+    return c.body(fineTile(...tile), 200, { 'Content-Type': 'application/vnd.mapbox-vector-tile' });
   });
   r.get('/world.geojson', (c) => {
     cache(c);
