@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { READ_TIMEOUT_MS } from '../src/shared/api';
 import { SUMMARY_FIELDS } from '../src/contract/sensor-summary.schema';
 import { Fleet, FleetWorker } from './fleet';
 
@@ -108,6 +109,60 @@ describe('the fleet in the data worker (issue 32)', () => {
     expect((await w.fleetRows(0, 1)).rows[0]!.sensor.serial).toBe('AC000250');
     expect((await w.fleetFind('AC000250'))!.sensor.latestData?.battery).toBe(7);
     expect((await w.fleetMapOverview()).count).toBe(300);
+  });
+
+  it('fails as a lost network when the whole list stops coming for READ_TIMEOUT_MS, not while it keeps coming however long it takes', async () => {
+    vi.useFakeTimers();
+    try {
+      const fleet = Array.from({ length: 300 }, (_, i) => row(`Sensor ${String(i).padStart(3, '0')}`, `AD${String(i).padStart(6, '0')}`));
+      const text = JSON.stringify(body(fleet));
+      const parts = [text.slice(0, 1000), text.slice(1000, 2000), text.slice(2000)];
+      // the whole list in three parts, each after `gap` ms; `stop` parts are sent before it goes quiet
+      const slow = (gap: number, stop = parts.length) =>
+        new FleetWorker({
+          fetch: async (input, init) => {
+            if (String(input).endsWith('&limit=100')) return new Response(JSON.stringify({ ...body(fleet.slice(0, 100)), total: 300 }));
+            let sent = 0;
+            // as fetch's body does, the stream fails when the request's signal aborts
+            const stream = new ReadableStream<Uint8Array>({
+              start: (c) => init?.signal?.addEventListener('abort', () => c.error(new DOMException('aborted', 'AbortError'))),
+              async pull(c) {
+                if (sent === stop) return new Promise<void>(() => undefined);
+                await new Promise((r) => setTimeout(r, gap));
+                c.enqueue(new TextEncoder().encode(parts[sent++]));
+                if (sent === parts.length) c.close();
+              },
+            });
+            return new Response(stream);
+          },
+        });
+      const req = { apiBase: 'http://x/api', token: 't', orgId: 'o1' };
+
+      // a part every two thirds of the limit: the read takes twice the limit and succeeds
+      const steady = slow((READ_TIMEOUT_MS * 2) / 3);
+      expect(await steady.fleetLoad(req)).toMatchObject({ complete: false });
+      const whole = steady.fleetComplete();
+      await vi.advanceTimersByTimeAsync(READ_TIMEOUT_MS * 2 + 10);
+      await expect(whole).resolves.toMatchObject({ total: 300, complete: true });
+
+      // one part, then nothing: the page stands until the limit, then the load fails as "Failed to fetch"
+      const stalled = slow(10, 1);
+      expect(await stalled.fleetLoad(req)).toMatchObject({ complete: false });
+      const failed = stalled.fleetComplete();
+      failed.catch(() => undefined);
+      await vi.advanceTimersByTimeAsync(READ_TIMEOUT_MS - 100);
+      expect(await Promise.race([failed.then(() => 'settled', () => 'settled'), Promise.resolve('waiting')])).toBe('waiting');
+      await vi.advanceTimersByTimeAsync(200);
+      await expect(failed).rejects.toThrow('Failed to fetch');
+      // a first page that never answers gives way to the whole list's own failure, not a wait for ever
+      const silent = new FleetWorker({ fetch: (_input, init) => new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))) });
+      const loading = silent.fleetLoad(req);
+      loading.catch(() => undefined);
+      await vi.advanceTimersByTimeAsync(READ_TIMEOUT_MS + 10);
+      await expect(loading).rejects.toThrow('Failed to fetch');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('asks once when the first page is the whole list (a small fleet), and the first page failing leaves the whole list to answer', async () => {

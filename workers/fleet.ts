@@ -7,6 +7,7 @@ import { displayStatus } from '../src/domain/sensor-status';
 import { isMappable } from '../src/domain/map-view';
 import { FleetMapIndex, type Box, type FleetMapItems, type FleetMapOverview, type MapPoint } from './fleet-map';
 import { SummaryStream } from './summary-stream';
+import { FAILED_TO_FETCH, READ_TIMEOUT_MS } from '../src/shared/api';
 
 /** A row of the list as the main thread gets it: the summary and its position in the shown list. */
 export interface FleetRow {
@@ -364,6 +365,34 @@ const listUrl = (req: FleetLoadRequest) => `${req.apiBase}/organisations/${encod
 const aborted = () => new DOMException('The load was replaced by a newer one.', 'AbortError');
 
 /**
+ * The list's reads wait at most READ_TIMEOUT_MS (as the gateway's reads do, src/shared/api.ts) for
+ * an answer and then for each next part of its body, and then fail as a lost network does, so the
+ * page shows its network message and retry instead of loading for ever on a connection that went
+ * quiet. It limits a stall, not the whole read: 100,000 sensors over a slow phone's connection
+ * may take longer than that, and go on while bytes keep coming.
+ */
+function stallLimit(outer?: AbortSignal) {
+  const ctrl = new AbortController();
+  let stalled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const onOuter = () => ctrl.abort(outer!.reason);
+  if (outer?.aborted) onOuter();
+  else outer?.addEventListener('abort', onOuter, { once: true });
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => ((stalled = true), ctrl.abort()), READ_TIMEOUT_MS);
+  };
+  arm();
+  return {
+    signal: ctrl.signal,
+    /** More of the body came: the limit starts again. */
+    arm,
+    done: () => (clearTimeout(timer), outer?.removeEventListener('abort', onOuter)),
+    failure: (err: unknown) => (stalled ? new TypeError(FAILED_TO_FETCH) : err),
+  };
+}
+
+/**
  * The fleet's part of the data worker: fetching the compact list with the caller's token, one
  * organisation at a time. The list's first page and the whole list are asked for at once: the page
  * is answered from an index in milliseconds and drawn while the whole list is built, sent and
@@ -395,28 +424,36 @@ export class FleetWorker implements FleetApi {
    * left to do after the last byte.
    */
   private async getStreamed(url: string, token: string, into: StreamedList, signal?: AbortSignal): Promise<StreamedList | unknown> {
-    const res = await this.request(url, token, signal);
-    if (!res.ok || !res.body) return parsed(res);
-    const stream = new SummaryStream();
-    const text = new TextDecoder();
-    const reader = res.body.getReader();
-    const take = (rows: unknown[]) => {
-      if (rows.length === 0) return;
-      readRows(stream.fieldsRead!, rows, into, into.received);
-      into.received += rows.length;
-    };
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      take(stream.push(text.decode(value, { stream: true })));
+    const stall = stallLimit(signal);
+    try {
+      const res = await this.request(url, token, stall.signal);
+      if (!res.ok || !res.body) return await parsed(res);
+      const stream = new SummaryStream();
+      const text = new TextDecoder();
+      const reader = res.body.getReader();
+      const take = (rows: unknown[]) => {
+        if (rows.length === 0) return;
+        readRows(stream.fieldsRead!, rows, into, into.received);
+        into.received += rows.length;
+      };
+      for (;;) {
+        stall.arm();
+        const { done, value } = await reader.read();
+        if (done) break;
+        take(stream.push(text.decode(value, { stream: true })));
+      }
+      take(stream.push(text.decode()));
+      const rest = stream.finish();
+      // another shape than the stream's (kept whole): read as one body
+      if (rest.rows.length > 0 || stream.fieldsRead === undefined) return rest;
+      const { cursor } = sensorSummaryBodySchema.parse(rest);
+      into.cursor = cursor;
+      return into;
+    } catch (err) {
+      throw stall.failure(err);
+    } finally {
+      stall.done();
     }
-    take(stream.push(text.decode()));
-    const rest = stream.finish();
-    // another shape than the stream's (kept whole): read as one body
-    if (rest.rows.length > 0 || stream.fieldsRead === undefined) return rest;
-    const { cursor } = sensorSummaryBodySchema.parse(rest);
-    into.cursor = cursor;
-    return into;
   }
 
   private request(url: string, token: string, signal?: AbortSignal): Promise<Response> {
@@ -424,8 +461,16 @@ export class FleetWorker implements FleetApi {
     return f(url, { headers: { Authorization: token }, signal });
   }
 
-  private async get(url: string, token: string, signal?: AbortSignal): Promise<unknown> {
-    return parsed(await this.request(url, token, signal));
+  /** A small read (the first page, the changes since a cursor): its answer and body within READ_TIMEOUT_MS. */
+  private async get(url: string, token: string): Promise<unknown> {
+    const stall = stallLimit();
+    try {
+      return await parsed(await this.request(url, token, stall.signal));
+    } catch (err) {
+      throw stall.failure(err);
+    } finally {
+      stall.done();
+    }
   }
 
   /** Holds a parsed list (or one read as it streamed) as the current fleet (a search typed before stays applied). */
