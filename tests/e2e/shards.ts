@@ -4,7 +4,8 @@
  * directory). The browser files mostly wait (on pages, the simulator, the server), so two processes
  * on two cores finish in well under the time of one (docs/testing.md). Files are dealt to the
  * shards by their usual duration, longest first, so the shards end close together; a file not in
- * the table counts as a short one. Each shard's output is printed whole when it ends.
+ * the table counts as a short one. Each shard's output is printed whole once all have ended, a
+ * failed shard's last, then the failing tests' lines again.
  *
  *   node --import tsx tests/e2e/shards.ts [vitest file filters...]
  */
@@ -68,19 +69,29 @@ const started = Date.now();
 const results = await Promise.all(
   shards.map(
     (s, i) =>
-      new Promise<number>((resolve) => {
+      new Promise<{ shard: number; code: number; out: string; seconds: number }>((resolve) => {
         console.log(`e2e shard ${i + 1}/${count}: ${s.files.length} files (${s.files.map((f) => f.slice(dir.length + 1)).join(', ')})`);
         const child = spawn(process.execPath, [vitest, 'run', '--project', 'e2e', ...s.files], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' } });
         let out = '';
         child.stdout.on('data', (b: Buffer) => (out += b.toString()));
         child.stderr.on('data', (b: Buffer) => (out += b.toString()));
         child.on('close', (code) => {
-          console.log(`\n===== e2e shard ${i + 1}/${count}: exit ${code} after ${Math.round((Date.now() - started) / 1000)} s =====\n${out}`);
-          resolve(code ?? 1);
+          const seconds = Math.round((Date.now() - started) / 1000);
+          console.log(`e2e shard ${i + 1}/${count}: exit ${code} after ${seconds} s`);
+          resolve({ shard: i + 1, code: code ?? 1, out, seconds });
         });
       }),
   ),
 );
-const failed = results.filter((c) => c !== 0).length;
-console.log(`e2e: ${count} shards, ${failed} failed, ${Math.round((Date.now() - started) / 1000)} s`);
-process.exit(failed ? 1 : 0);
+// Each shard's output whole, a failed shard's last, so that the end of the log (often all a CI
+// page keeps) is the failure's report; then the failing tests' lines once more.
+results.sort((a, b) => Number(a.code !== 0) - Number(b.code !== 0) || a.shard - b.shard);
+for (const r of results) console.log(`\n===== e2e shard ${r.shard}/${count}: exit ${r.code} after ${r.seconds} s =====\n${r.out}`);
+const failed = results.filter((r) => r.code !== 0);
+for (const r of failed) {
+  // vitest's failure lines: "FAIL  file > suite > test", "× test", and the error's first line
+  const lines = r.out.split('\n').filter((l) => /(^|\s)(FAIL|×)\s|Error:/.test(l));
+  console.log(`\ne2e shard ${r.shard} failed:\n${[...new Set(lines)].slice(0, 40).join('\n')}`);
+}
+console.log(`e2e: ${count} shards, ${failed.length} failed, ${Math.round((Date.now() - started) / 1000)} s`);
+process.exit(failed.length ? 1 : 0);
