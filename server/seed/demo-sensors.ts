@@ -125,7 +125,8 @@ export const DEMO_SENSORS: DemoSensor[] = [
       '0': { type: 'THRESHOLD_INCREASING', threshold: Math.round((levelAt(m, m.anchor) - 300) / 10) * 10, enabled: true },
       '1': { type: 'THRESHOLD_DECREASING', threshold: 2100, enabled: false },
     }),
-    lat: -37.6425, lng: 176.1806, boot: { hardwareVersion: 13, firmwareVersion: 131, sensorVersion: 4 }, battery: 95, signal: 26, pointId: 'RBW-TIDE-01', commissioningStatus: 3,
+    // on the Mount Maunganui wharf, beside the site of Tauranga's sea-level gauge (LINZ's TAUT, NZTM 1 880 700 E, 5 829 250 N)
+    lat: -37.641, lng: 176.1817, boot: { hardwareVersion: 13, firmwareVersion: 131, sensorVersion: 4 }, battery: 95, signal: 26, pointId: 'RBW-TIDE-01', commissioningStatus: 3,
     spec: { kind: 'tide', meanMm: 3000, m2Mm: 800, s2Mm: 150, surgeMm: 380, surgeHours: 20, highWaterBeforeAnchorMin: 10 },
     seed: 707,
   },

@@ -5,6 +5,7 @@ import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { startTestServer, type TestServer } from './harness';
 import { EXTENT, tileCoordinates } from '../../server/http/mvt';
+import { DEMO_SENSORS } from '../../server/seed/demo-sensors';
 
 /** The polygons of a Mapbox Vector Tile's layer: each feature's rings in tile units, as the spec's decoder reads them. */
 function decodePolygons(buf: Uint8Array, layerName: string): [number, number][][][] {
@@ -134,6 +135,15 @@ describe('the offline map draws finer land within its region from zoom 8 (issue 
     // the open sea within the region: a tile with no land
     const sea = await tileAt(171, -36, 10);
     expect(sea.polygons).toEqual([]);
+  });
+
+  it("stands every sensor of the demo world on land at zoom 14, the wharf's tide gauge and the fuel depot by the harbour among them", async () => {
+    const placed = DEMO_SENSORS;
+    expect(placed.map((d) => d.name)).toEqual(expect.arrayContaining(['Harbour Tide Gauge', 'Diesel Depot Tank 1']));
+    for (const d of placed) {
+      const t = await tileAt(d.lng, d.lat, 14);
+      expect(onLand(t.polygons, t.at), `${d.name} at ${d.lat}, ${d.lng}`).toBe(true);
+    }
   });
 
   it('answers a tile outside its zooms or the world, or malformed, with 404 and says which tiles there are', async () => {
