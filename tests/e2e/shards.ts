@@ -14,37 +14,41 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * Seconds each file took with two shards on a 2-core machine (3 Dec 2026, load about 7); only the
- * order matters. The files that now sign each account in once (useBrowser's signInOnce) are that
- * figure less the form sign-ins they no longer make, at about 3.5 s a sign-in, and a11y.test.ts
- * that figure less the 27% it lost alone at load 7 to 9 (estimates, not yet a whole two-shard run).
+ * Seconds each file took in a two-shard run on a 2-core machine (4 Dec 2026: one shard's files
+ * from CI's log, the other's run alone at load 3 to 5; a11y, chart, mfa-required and auth, whose
+ * times that log did not keep, share their shard's remainder by their earlier weights); only the
+ * order and the shards' balance matter.
  */
 const WEIGHT: Record<string, number> = {
-  'a11y.test.ts': 190,
-  'reader.test.ts': 134,
-  'user-settings.test.ts': 115,
-  'org-settings.test.ts': 113,
-  'map.test.ts': 108,
-  'remote-tasks.test.ts': 103,
-  'notifications.test.ts': 80,
-  'chart.test.ts': 79,
-  'routes.test.ts': 76,
-  'setup.test.ts': 70,
-  'sensors.test.ts': 69,
-  'mfa-required.test.ts': 65,
-  'client-gaps-own-server.test.ts': 57,
-  'fleet.test.ts': 53,
-  'live.test.ts': 51,
-  'client-gaps.test.ts': 43,
-  'auth.test.ts': 43,
-  'keyboard.test.ts': 41,
-  'mfa.test.ts': 39,
-  'map-streets.test.ts': 27,
-  'map-types.test.ts': 26,
-  'layout.test.ts': 25,
-  'bundles.test.ts': 24,
-  'webhooks.test.ts': 22,
-  'signup.test.ts': 22,
+  'a11y.test.ts': 217,
+  'org-settings.test.ts': 123,
+  'remote-tasks.test.ts': 118,
+  'map.test.ts': 104,
+  'user-settings.test.ts': 94,
+  'chart.test.ts': 90,
+  'setup.test.ts': 75,
+  'routes.test.ts': 75,
+  'notifications.test.ts': 74,
+  'mfa-required.test.ts': 74,
+  'reader.test.ts': 71,
+  'fleet.test.ts': 68,
+  'auth.test.ts': 49,
+  'sensors.test.ts': 42,
+  'client-gaps-own-server.test.ts': 36,
+  'live.test.ts': 33,
+  'mfa.test.ts': 32,
+  'client-gaps.test.ts': 29,
+  'layout.test.ts': 28,
+  'map-types.test.ts': 28,
+  'keyboard.test.ts': 28,
+  'signup.test.ts': 27,
+  'map-streets.test.ts': 26,
+  'webhooks.test.ts': 18,
+  'bundles.test.ts': 18,
+  'layout-switch.test.ts': 14,
+  'auth-invite.test.ts': 12,
+  'invitation-prompt.test.ts': 7,
+  'app-loads.test.ts': 2,
 };
 const DEFAULT_WEIGHT = 15;
 
