@@ -8,11 +8,13 @@ import { liveAuthMachine } from './auth-actors';
 import { configureIdentity, loadClientConfig, sessionStored } from '../shared/amplify';
 import { preloadSignedIn } from './router';
 import { installClientErrorReporting } from '../shared/client-errors';
+import { warmIntlOffMainThread } from '../shared/intl-warm';
 
 const root = createRoot(document.getElementById('root')!);
 
 /** The app edge: runtime config first, then Amplify and the gateway, then the auth machine, then the UI. */
 async function boot() {
+  warmIntlOffMainThread();
   // a returning user's organisation page: its code loads beside the config and the session check
   // rather than after them, and the data worker starts once the config names the gateway
   // (RequireAuth asks again when the session is confirmed: each load happens once)
