@@ -179,7 +179,7 @@ describe("the fleet's map calls (issue 32)", () => {
     expect(rows(await w.fleetMapItems(17, world))).toHaveLength(150);
   });
 
-  it('while the whole list streams in, the map is answered the rows read so far, batch by batch', async () => {
+  it('while the whole list streams in, the map is answered the rows read so far, clustered again each time they have doubled', async () => {
     const many = line(400, 'AF');
     // the server's streamed text: the header, then rows in batches, then the cursor
     const pieces = [`{"fields":${JSON.stringify(SUMMARY_FIELDS)},"rows":[`, JSON.stringify(many.slice(0, 250)).slice(1, -1), ',' + JSON.stringify(many.slice(250)).slice(1, -1), '],"cursor":7}'];
@@ -218,6 +218,8 @@ describe("the fleet's map calls (issue 32)", () => {
     const world = { west: -180, south: -85, east: 180, north: 85 };
     expect(rows(await w.fleetMapItems(17, world))).toHaveLength(250);
     await send(); // the other 150
+    // 400 read is under twice the 250 clustered: the map keeps those and says how many are read
+    expect(await w.fleetMapHeld()).toMatchObject({ count: 250, loading: { held: 400, total: 400 } });
     await send(); // the cursor
     await send(); // the end
     const whole = await w.fleetComplete();

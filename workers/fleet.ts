@@ -357,6 +357,9 @@ export interface FleetLoadRequest {
   firstPage?: boolean;
 }
 
+/** The map's clustering of a streaming list is built again when the rows read reach this many times those it holds. */
+export const PART_GROWTH = 2;
+
 /** Rows of the first page: a tall screen of the list and its overscan. */
 export const FIRST_PAGE = 100;
 
@@ -585,17 +588,21 @@ export class FleetWorker implements FleetApi {
   async fleetMapHeld() {
     const part = this.streamedMap();
     if (!part) return this.fleet.mapOverview();
-    return { ...part.index.overview, loading: { held: part.held, total: this.fleet.mapOverview().loading?.total ?? part.held } };
+    const read = this.streaming!.list.read.length;
+    return { ...part.index.overview, loading: { held: read, total: this.fleet.mapOverview().loading?.total ?? read } };
   }
   /**
    * While the whole list streams in: the clustering of the rows read so far, when they are more than
-   * the first page (built again only when more have come since the map last asked).
+   * the first page. It is built again once the rows read are PART_GROWTH times those it holds, so
+   * the builds while 100,000 sensors stream in cost less than two of the whole list's, where a
+   * build at each of the map's asks (one a second) cost a growing build a second in the thread
+   * that parses the stream.
    */
   private streamedMap(): { held: number; index: FleetMapIndex } | undefined {
     const s = this.streaming;
     if (this.fleet.complete || !s || s.list.read.length <= this.fleet.size) return undefined;
-    const held = s.list.read.length;
-    if (!s.map || s.map.held !== held) s.map = { held, index: FleetMapIndex.build(mapPoints(s.list.read)) };
+    const read = s.list.read.length;
+    if (!s.map || read >= s.map.held * PART_GROWTH) s.map = { held: read, index: FleetMapIndex.build(mapPoints(s.list.read)) };
     return s.map;
   }
   /** The clustering the map draws now: of the part of the list read (as last asked for), else of the list held. */
