@@ -136,6 +136,24 @@ describe('sensors page and dashboard in the browser (issue 4)', () => {
     await page.close();
   });
 
+  it('going back from one sensor to another\'s setup section opens that sensor\'s section, not the last sensor\'s (2.5; sensor-setup 2)', async () => {
+    const STOCK = '2B3C4D5E'; // Stock Tank North: a T35 whose setup opens on Tank Settings
+    const MAIN = '1A2B3C4D'; // Main Reservoir: a radar level sensor with no Tank Settings
+    const page = await as('owner@demo.test', `${SENSORS}/${STOCK}/setup`);
+    await page.waitForURL(`**${SENSORS}/${STOCK}/setup/tank`);
+    await page.getByRole('heading', { level: 1, name: 'Stock Tank North' }).waitFor();
+    await listItems(page).filter({ hasText: 'Main Reservoir' }).click();
+    await page.waitForURL(`**${SENSORS}/${MAIN}`);
+    await page.getByRole('heading', { level: 1, name: 'Main Reservoir' }).waitFor();
+
+    // back to Stock Tank North's Tank Settings: not redirected to a section of Main Reservoir's setup
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Stock Tank North' }).waitFor();
+    await page.getByRole('navigation', { name: 'Setup sections' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`${SENSORS}/${STOCK}/setup/tank`);
+    await page.close();
+  });
+
   it('at 800 px wide the list and the detail alternate, with an All Sensors back button (2.4, 9)', async () => {
     const page = await as('owner@demo.test', SENSORS, 800, 900);
     await expect.poll(() => listItems(page).count()).toBeGreaterThan(5);

@@ -8,34 +8,38 @@ import { holdFirstDraw } from '../../shared/first-draw';
 import { subscribeFleetFeed } from '../../shared/use-fleet';
 
 export type SensorRecordState = { status: 'loading' } | { status: 'missing' } | { status: 'error'; message: string } | { status: 'ready'; sensor: Sensor };
+/** A state with the serial it was read for: another serial's is never shown as this one's. */
+type HeldRecord = SensorRecordState & { serial: string };
 
 /**
  * The opened sensor's full record (the list holds only summaries): read by its serial when the
  * serial changes, beside the organisation's list rather than after it, so a dashboard opened by
  * link draws as soon as its own record is in; kept current by the live feed (latest data, setup
- * saves elsewhere) and by saves here.
+ * saves elsewhere) and by saves here. Until the serial's own record is in it is loading, even on the
+ * render that brings a new serial, so a view and its redirects never act on the last sensor's record.
  */
 export function useSensorRecord(orgId: string, serial: string): SensorRecordState & { replace(sensor: Sensor): void } {
-  const [state, setState] = useState<SensorRecordState>({ status: 'loading' });
-  // when the sensor was last saved here, so a read begun before the save cannot undo it
-  const savedAt = useRef(0);
+  const [held, setHeld] = useState<HeldRecord>({ serial, status: 'loading' });
+  const state: SensorRecordState = held.serial === serial ? held : { status: 'loading' };
+  // which sensor was last saved here and when, so a read of it begun before the save cannot undo it
+  const saved = useRef({ id: '', at: 0 });
   useEffect(() => {
     const ctrl = new AbortController();
     const started = performance.now();
-    setState((prev) => (prev.status === 'ready' && prev.sensor.serial === serial ? prev : { status: 'loading' }));
+    setHeld((prev) => (prev.serial === serial && prev.status === 'ready' ? prev : { serial, status: 'loading' }));
     void (async () => {
       try {
         // a dashboard opened by link finds its record's read begun beside the user's (src/shared/early-reads.ts)
         const { sensor } = await readEarly(sensorRecordPath(orgId, serial), sensorResponseSchema, ctrl.signal);
-        if (ctrl.signal.aborted || savedAt.current > started) return;
-        setState((prev) => (prev.status === 'ready' && JSON.stringify(prev.sensor) === JSON.stringify(sensor) ? prev : { status: 'ready', sensor }));
+        if (ctrl.signal.aborted || (saved.current.id === sensor.id && saved.current.at > started)) return;
+        setHeld((prev) => (prev.serial === serial && prev.status === 'ready' && JSON.stringify(prev.sensor) === JSON.stringify(sensor) ? prev : { serial, status: 'ready', sensor }));
       } catch (err) {
         if (ctrl.signal.aborted || (err as Error).name === 'AbortError') return;
         // not in this organisation (a mistyped or former serial): the sensors route, as for any unknown sub-path
-        if (err instanceof ApiError && err.status === 404) return setState({ status: 'missing' });
+        if (err instanceof ApiError && err.status === 404) return setHeld({ serial, status: 'missing' });
         // a malformed record fails this sensor's detail only; the list keeps every sensor
         void reportClientError('error', err);
-        setState({ status: 'error', message: messageForError(err) });
+        setHeld({ serial, status: 'error', message: messageForError(err) });
       }
     })();
     return () => ctrl.abort();
@@ -55,12 +59,12 @@ export function useSensorRecord(orgId: string, serial: string): SensorRecordStat
             orgId,
             {
               onSensor: (m) =>
-                setState((prev) =>
-                  prev.status === 'ready' && prev.sensor.id === m.sensorId ? { status: 'ready', sensor: { ...prev.sensor, latestData: { ...(prev.sensor.latestData ?? {}), ...m.latestData } } } : prev,
+                setHeld((prev) =>
+                  prev.status === 'ready' && prev.sensor.id === m.sensorId ? { ...prev, sensor: { ...prev.sensor, latestData: { ...(prev.sensor.latestData ?? {}), ...m.latestData } } } : prev,
                 ),
               onSensorSettings: (m) =>
-                setState((prev) =>
-                  prev.status === 'ready' && prev.sensor.id === m.sensorId ? { status: 'ready', sensor: { ...m.sensor, latestData: prev.sensor.latestData ?? m.sensor.latestData } } : prev,
+                setHeld((prev) =>
+                  prev.status === 'ready' && prev.sensor.id === m.sensorId ? { ...prev, sensor: { ...m.sensor, latestData: prev.sensor.latestData ?? m.sensor.latestData } } : prev,
                 ),
             },
             sensorId,
@@ -68,9 +72,10 @@ export function useSensorRecord(orgId: string, serial: string): SensorRecordStat
     [orgId, sensorId],
   );
 
-  const replace = useCallback((saved: Sensor) => {
-    savedAt.current = performance.now();
-    setState((prev) => ({ status: 'ready', sensor: { ...saved, latestData: prev.status === 'ready' ? (prev.sensor.latestData ?? saved.latestData) : saved.latestData } }));
+  // a save that returns after the user has moved to another sensor changes only the list (its caller's other half)
+  const replace = useCallback((sensor: Sensor) => {
+    saved.current = { id: sensor.id, at: performance.now() };
+    setHeld((prev) => (prev.status === 'ready' && prev.sensor.id === sensor.id ? { ...prev, sensor: { ...sensor, latestData: prev.sensor.latestData ?? sensor.latestData } } : prev));
   }, []);
   return { ...state, replace };
 }
