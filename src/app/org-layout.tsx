@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, useParams } from 'react-router-dom';
 import { SessionContext, useSession } from '../shared/session';
+import { useTitlePart } from '../shared/page-title';
 import { AppFrame } from './frame/app-frame';
 import { useOrgs } from './organisations';
 import { useOrgSession } from './org-session';
@@ -24,6 +25,7 @@ export function OrgLayout() {
   }, [org]);
 
   const session = useOrgSession(org, organisations, refresh);
+  useTitlePart('org', org?.name);
 
   if (!org) {
     // an old slug (the organisation was renamed) resolves through that organisation's id; only

@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ComponentProps, type ReactNode } from 'react';
 import { Center, Loader } from '@mantine/core';
-import { createBrowserRouter, Navigate, Outlet } from 'react-router-dom';
+import { createBrowserRouter, Navigate } from 'react-router-dom';
 import { LoginPage } from '../features/auth/login-page';
 import { useAuthRef } from './auth-context';
 import { useConfig } from './config-context';
@@ -8,6 +8,7 @@ import { AuthLayout } from './frame/auth-layout';
 import { PlainLayout } from './frame/plain-layout';
 import { CatchAll, Landing, RequireAuth, SignedOutOnly } from './guards';
 import { supportHref } from './links';
+import { PageTitle, titled } from './page-title';
 import { RouteErrorPage } from './pages/status-pages';
 
 // Every page but the sign-in page loads on first visit (the sign-in page is where a signed-out
@@ -102,16 +103,35 @@ const RequireMeterReading = (p: ComponentProps<typeof RequireMeterReadingNow>) =
 
 const boundary = { errorElement: <RouteErrorPage /> };
 
+const USER_SECTIONS: Record<string, string> = { account: 'Account', display: 'Display', organisations: 'Organisations', notifications: 'Notifications' };
+const ORG_SECTIONS: Record<string, string> = { details: 'Details', members: 'Members', notifications: 'Notifications', integration: 'Integration', webhooks: 'Webhooks' };
+const section = (labels: Record<string, string>, path: string | undefined) => {
+  const id = (path ?? '').split('/')[0];
+  return Object.hasOwn(labels, id) ? labels[id] : undefined;
+};
+/** The sensors area's screens (monitoring-client 2.4, 2.5): its routes are its own, under sensors/*. */
+const sensorsTitle = (params: { '*'?: string }, sensor: string | undefined) => {
+  const [serial, tab] = (params['*'] ?? '').split('/');
+  if (!serial) return ['Sensors'];
+  const screen = tab === 'setup' ? 'Sensor Setup' : tab === 'admin-tools' || tab === 'errors' ? 'Measurement Errors' : undefined;
+  return [screen, sensor ?? serial.toUpperCase(), 'Sensors'];
+};
+/** The task list, or one task's readings (organisation-and-routes 2.4). */
+const serviceRoutesTitle = (params: { '*'?: string }) => {
+  const task = /^\d+/.exec(params['*'] ?? '')?.[0];
+  return [task && `Task ${task}`, 'Service Routes'];
+};
+
 /** Monitoring-client 2.1: every top-level route, its guard, and an error boundary on each. */
 export function createAppRouter() {
   return createBrowserRouter([
     {
-      element: <Outlet />,
+      element: <PageTitle />,
       ...boundary,
       children: [
         { path: '/', element: <Landing />, ...boundary },
         // the gateway's API documentation (linked from the Integration settings): public, like the document
-        { element: <PlainLayout />, ...boundary, children: [{ path: 'api-docs', element: <Lazy><ApiDocsPage /></Lazy>, ...boundary }] },
+        { element: <PlainLayout />, ...boundary, children: [{ path: 'api-docs', element: <Lazy><ApiDocsPage /></Lazy>, ...titled('API Documentation'), ...boundary }] },
         {
           element: <SignedOutOnly />,
           ...boundary,
@@ -120,10 +140,10 @@ export function createAppRouter() {
               element: <AuthLayout />,
               ...boundary,
               children: [
-                { path: 'login', element: <Login />, ...boundary },
-                { path: 'forgot-password', element: <ForgotPassword />, ...boundary },
-                { path: 'signup', element: <Signup />, ...boundary },
-                { path: 'accept', element: <Accept />, ...boundary },
+                { path: 'login', element: <Login />, ...titled('Sign in'), ...boundary },
+                { path: 'forgot-password', element: <ForgotPassword />, ...titled('Reset password'), ...boundary },
+                { path: 'signup', element: <Signup />, ...titled('Sign up'), ...boundary },
+                { path: 'accept', element: <Accept />, ...titled('Accept invitation'), ...boundary },
               ],
             },
           ],
@@ -132,7 +152,7 @@ export function createAppRouter() {
           element: <RequireAuth onSession={preloadSignedIn} />,
           ...boundary,
           children: [
-            { element: <PlainLayout />, ...boundary, children: [{ path: 'verify-email', element: <VerifyEmail />, ...boundary }] },
+            { element: <PlainLayout />, ...boundary, children: [{ path: 'verify-email', element: <VerifyEmail />, ...titled('Verify email'), ...boundary }] },
             // the signed-in user's settings (organisation-and-routes 2.2), in the default organisation's frame
             {
               path: 'settings',
@@ -144,7 +164,7 @@ export function createAppRouter() {
                   ...boundary,
                   children: [
                     { index: true, element: <Navigate to="account" replace /> },
-                    { path: ':section/*', element: <Lazy><UserSettings /></Lazy>, ...boundary },
+                    { path: ':section/*', element: <Lazy><UserSettings /></Lazy>, ...titled((p) => [section(USER_SECTIONS, p.section), 'Settings']), ...boundary },
                   ],
                 },
               ],
@@ -161,15 +181,15 @@ export function createAppRouter() {
                   ...boundary,
                   children: [
                     { index: true, element: <DefaultSectionRedirect /> },
-                    { path: 'sensors/*', element: <SectionPage section="sensors"><Lazy><SensorsArea /></Lazy></SectionPage>, ...boundary },
-                    { path: 'map/:serial?', element: <SectionPage section="map"><Lazy><MapArea /></Lazy></SectionPage>, ...boundary },
+                    { path: 'sensors/*', element: <SectionPage section="sensors"><Lazy><SensorsArea /></Lazy></SectionPage>, ...titled(sensorsTitle), ...boundary },
+                    { path: 'map/:serial?', element: <SectionPage section="map"><Lazy><MapArea /></Lazy></SectionPage>, ...titled('Map'), ...boundary },
                     // meter-reading organisations only (organisation-and-routes 2.4); others go to /
-                    { path: 'service-routes/*', element: <RequireMeterReading><SectionPage section="service-routes"><Lazy><ServiceRoutes /></Lazy></SectionPage></RequireMeterReading>, ...boundary },
-                    { path: 'notifications', element: <SectionPage section="notifications"><Lazy><NotificationsPage /></Lazy></SectionPage>, ...boundary },
+                    { path: 'service-routes/*', element: <RequireMeterReading><SectionPage section="service-routes"><Lazy><ServiceRoutes /></Lazy></SectionPage></RequireMeterReading>, ...titled(serviceRoutesTitle), ...boundary },
+                    { path: 'notifications', element: <SectionPage section="notifications"><Lazy><NotificationsPage /></Lazy></SectionPage>, ...titled('Notifications'), ...boundary },
                     // every role, meter readers included: they see settings without action controls (organisation-and-routes 1, 6)
-                    { path: 'settings/*', element: <Lazy><OrgSettingsPage /></Lazy>, ...boundary },
+                    { path: 'settings/*', element: <Lazy><OrgSettingsPage /></Lazy>, ...titled((p) => [section(ORG_SECTIONS, p['*']), 'Organisation Settings']), ...boundary },
                     // site admins: client error reports (monitoring-client 9), from the profile menu
-                    { path: 'client-errors', element: <Lazy><ClientErrorsPage /></Lazy>, ...boundary },
+                    { path: 'client-errors', element: <Lazy><ClientErrorsPage /></Lazy>, ...titled('Client Errors'), ...boundary },
                     // anything unknown: the default section.
                     { path: '*', element: <DefaultSectionRedirect /> },
                   ],

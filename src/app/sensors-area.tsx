@@ -6,6 +6,7 @@ import type { Sensor } from '../contract/sensor.schema';
 import { parseDateQuery } from '../domain/date-presets';
 import { useIsMobile } from '../shared/layout';
 import { useSession } from '../shared/session';
+import { useTitlePart } from '../shared/page-title';
 import { supportHref } from './links';
 import { ChartPane } from '../features/chart/chart-pane';
 import { Dashboard } from '../features/dashboard/dashboard';
@@ -83,6 +84,7 @@ function SelectedSensor({ fleet, sensorsUrl, mobile, render }: { fleet: FleetHan
   const { org } = useSession();
   const serial = (useParams().serial ?? '').toUpperCase();
   const record = useSensorRecord(org.id, serial);
+  useTitlePart('subject', record.status === 'ready' ? record.sensor.name : undefined);
   const { replace } = record;
   const { settings } = fleet;
   const onSaved = useCallback(

@@ -33,7 +33,8 @@ const WEIGHT: Record<string, number> = {
   'reader.test.ts': 71,
   'fleet.test.ts': 68,
   'auth.test.ts': 49,
-  'sensors.test.ts': 42,
+  'app-loads.test.ts': 40, // alone, with its page-title tests
+  'sensors.test.ts': 50,
   'client-gaps-own-server.test.ts': 36,
   'live.test.ts': 33,
   'mfa.test.ts': 32,
@@ -47,8 +48,7 @@ const WEIGHT: Record<string, number> = {
   'bundles.test.ts': 18,
   'layout-switch.test.ts': 14,
   'auth-invite.test.ts': 12,
-  'invitation-prompt.test.ts': 7,
-  'app-loads.test.ts': 2,
+  'invitation-prompt.test.ts': 14,
 };
 const DEFAULT_WEIGHT = 15;
 
