@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Center, Loader, Stack } from '@mantine/core';
+import { Center, Loader, Stack, Title } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router-dom';
 import type { AuthSnapshot } from '../../machines/auth.machine';
@@ -22,12 +22,22 @@ export const safeRedirect = (value: string | null) => (value && value.startsWith
 
 export const loginPathFor = (pathname: string, search: string) => `/login?redirect=${encodeURIComponent(pathname + search)}`;
 
-export function Splash() {
+/**
+ * The brand mark and a loader while the app finds where to go. With a title it is a page of its own
+ * (a main landmark and an h1, issue 16) that waits on the user, not on a load, so it has no loader:
+ * the meter reader's landing behind its invitation question.
+ */
+export function Splash({ title }: { title?: string }) {
   return (
-    <Center h="100dvh">
+    <Center component={title ? 'main' : 'div'} h="100dvh">
       <Stack align="center" gap="lg">
         <BrandMark size={48} />
-        <Loader size="sm" />
+        {title && (
+          <Title order={1} size="h3">
+            {title}
+          </Title>
+        )}
+        {!title && <Loader size="sm" />}
       </Stack>
     </Center>
   );

@@ -115,10 +115,11 @@ function MeterReaderLanding() {
     return () => ctl.abort();
   }, []);
   if (toReader) return <ToReaderApp />;
+  if (!pending) return <Splash />;
   return (
     <>
-      <Splash />
-      {pending && <PendingInvitationsPrompt invitations={pending} onJoined={refresh} onNoneLeft={() => setToReader(true)} />}
+      <Splash title="Tidewatch Reader" />
+      <PendingInvitationsPrompt invitations={pending} onJoined={refresh} onNoneLeft={() => setToReader(true)} />
     </>
   );
 }
