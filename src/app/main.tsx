@@ -5,8 +5,7 @@ import { createActor } from 'xstate';
 import { App } from './app';
 import { BootErrorPage } from './pages/boot-error-page';
 import { liveAuthMachine } from './auth-actors';
-import { configureIdentity, loadClientConfig, sessionStored } from '../shared/amplify';
-import { preloadSignedIn } from './router';
+import { configureIdentity, loadClientConfig } from '../shared/amplify';
 import { installClientErrorReporting } from '../shared/client-errors';
 import { warmIntlOffMainThread } from '../shared/intl-warm';
 
@@ -15,17 +14,11 @@ const root = createRoot(document.getElementById('root')!);
 /** The app edge: runtime config first, then Amplify and the gateway, then the auth machine, then the UI. */
 async function boot() {
   warmIntlOffMainThread();
-  // a returning user's organisation page: its code loads beside the config and the session check
-  // rather than after them, and the data worker starts once the config names the gateway
-  // (RequireAuth asks again when the session is confirmed: each load happens once)
-  const returning = sessionStored();
-  if (returning) preloadSignedIn(window.location.pathname, { worker: false });
   const config = await loadClientConfig();
   installClientErrorReporting({ endpoint: config.api.endpoint, sampleRate: config.clientErrors?.sampleRate ?? 0.1, release: typeof __BUILD_DATE__ === 'string' ? __BUILD_DATE__ : undefined });
   const auth = createActor(liveAuthMachine);
   // A signed call that finds no usable token is a failed token check: it un-authenticates.
   configureIdentity(config, () => auth.send({ type: 'SESSION_EXPIRED' }));
-  if (returning) preloadSignedIn(window.location.pathname);
   auth.start();
   root.render(
     <StrictMode>

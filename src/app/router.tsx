@@ -59,10 +59,8 @@ const SECTION_CODE: Record<string, () => Promise<unknown>> = {
  * the user is read, not one after another as each lazy level renders; on slow 4G each of those
  * steps is a round trip and more. Without it a section's code was asked for only once the frame
  * had loaded and drawn (the notifications page's about 0.3 s after the frame's, benchmark 22).
- * A returning user's visit (a session stored) begins the code at boot, beside the config and the
- * session check (main.tsx); `worker: false` leaves the data worker until the config is in.
  */
-export function preloadSignedIn(pathname: string, { worker = true }: { worker?: boolean } = {}) {
+function preloadSignedIn(pathname: string) {
   if (!/^\/org(?:\/|$)/.test(pathname)) return;
   void loadOrganisations();
   void loadOrgLayout();
@@ -70,7 +68,7 @@ export function preloadSignedIn(pathname: string, { worker = true }: { worker?: 
   const code = section !== undefined && Object.hasOwn(SECTION_CODE, section) ? SECTION_CODE[section] : undefined;
   if (!code) return;
   void code().catch(() => undefined); // the page's own import reports a failure when it renders
-  if (worker && (section === 'sensors' || section === 'map')) void import('../shared/data-worker').then((m) => m.dataWorker());
+  if (section === 'sensors' || section === 'map') void import('../shared/data-worker').then((m) => m.dataWorker());
 }
 const Lazy = ({ children }: { children: ReactNode }) => (
   <Suspense

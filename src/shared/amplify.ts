@@ -104,22 +104,6 @@ export async function currentIdToken(): Promise<string | undefined> {
 }
 
 /**
- * Whether Amplify holds a signed-in user in this browser (its `...LastAuthUser` key), read without
- * Amplify or the config: a hint for starting a returning user's page early, not a session.
- */
-export function sessionStored(): boolean {
-  try {
-    for (let i = 0; i < localStorage.length; i++) {
-      const key = localStorage.key(i);
-      if (key?.startsWith('CognitoIdentityServiceProvider.') && key.endsWith('.LastAuthUser')) return true;
-    }
-  } catch {
-    // storage blocked: no hint
-  }
-  return false;
-}
-
-/**
  * Points aws-amplify (unchanged) at the configured user pool and the gateway client at the API.
  * `onNoSession` runs when a signed call finds no usable token (a failed token check).
  */
