@@ -10,6 +10,7 @@ import { CatchAll, Landing, RequireAuth, SignedOutOnly } from './guards';
 import { supportHref } from './links';
 import { PageTitle, titled } from './page-title';
 import { RouteErrorPage } from './pages/status-pages';
+import { loader } from './lazy-now';
 
 // Every page but the sign-in page loads on first visit (the sign-in page is where a signed-out
 // visitor lands, so it comes with the app rather than one round trip later): the sensors area
@@ -19,38 +20,38 @@ const AcceptPage = lazy(() => import('../features/auth/accept-page').then((m) =>
 const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })));
 const VerifyEmailPage = lazy(() => import('../features/auth/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })));
 const SignupPage = lazy(() => import('../features/signup/signup-page').then((m) => ({ default: m.SignupPage })));
-const loadNotifications = () => import('../features/notifications/notifications-page');
-const NotificationsPage = lazy(() => loadNotifications().then((m) => ({ default: m.NotificationsPage })));
+const notificationsCode = loader(() => import('../features/notifications/notifications-page'));
+const NotificationsPage = notificationsCode.component((m) => m.NotificationsPage);
 const ClientErrorsPage = lazy(() => import('../features/client-errors/client-errors-page').then((m) => ({ default: m.ClientErrorsPage })));
-const loadOrgSettings = () => import('../features/org-settings/settings-frame');
-const OrgSettingsPage = lazy(() => loadOrgSettings().then((m) => ({ default: m.OrgSettingsPage })));
+const orgSettingsCode = loader(() => import('../features/org-settings/settings-frame'));
+const OrgSettingsPage = orgSettingsCode.component((m) => m.OrgSettingsPage);
 const ApiDocsPage = lazy(() => import('../features/api-docs/api-docs-page').then((m) => ({ default: m.ApiDocsPage })));
 const UserSettingsArea = lazy(() => import('./user-settings-area').then((m) => ({ default: m.UserSettingsArea })));
 const UserSettings = lazy(() => import('./user-settings-area').then((m) => ({ default: m.UserSettings })));
-const loadSensorsArea = () => import('./sensors-area');
-const SensorsArea = lazy(() => loadSensorsArea().then((m) => ({ default: m.SensorsArea })));
-const loadMapArea = () => import('./map-area');
-const MapArea = lazy(() => loadMapArea().then((m) => ({ default: m.MapArea })));
-const loadServiceRoutes = () => import('./service-routes-area');
-const ServiceRoutes = lazy(() => loadServiceRoutes().then((m) => ({ default: m.ServiceRoutes })));
+const sensorsCode = loader(() => import('./sensors-area'));
+const SensorsArea = sensorsCode.component((m) => m.SensorsArea);
+const mapCode = loader(() => import('./map-area'));
+const MapArea = mapCode.component((m) => m.MapArea);
+const serviceRoutesCode = loader(() => import('./service-routes-area'));
+const ServiceRoutes = serviceRoutesCode.component((m) => m.ServiceRoutes);
 // The signed-in frame (the organisations gate, the app frame with its menus, org switcher and
 // dialogs) loads after sign-in too: the sign-in page ships only what it draws.
-const loadOrganisations = () => import('./organisations');
-const loadOrgLayout = () => import('./org-layout');
-const OrgsGateNow = lazy(() => loadOrganisations().then((m) => ({ default: m.OrgsGate })));
-const DefaultOrgRedirectNow = lazy(() => loadOrganisations().then((m) => ({ default: m.DefaultOrgRedirect })));
-const OrgLayoutNow = lazy(() => loadOrgLayout().then((m) => ({ default: m.OrgLayout })));
-const DefaultSectionRedirectNow = lazy(() => loadOrgLayout().then((m) => ({ default: m.DefaultSectionRedirect })));
-const SectionPageNow = lazy(() => loadOrgLayout().then((m) => ({ default: m.SectionPage })));
-const RequireMeterReadingNow = lazy(() => loadOrgLayout().then((m) => ({ default: m.RequireMeterReading })));
+const organisationsCode = loader(() => import('./organisations'));
+const orgLayoutCode = loader(() => import('./org-layout'));
+const OrgsGateNow = organisationsCode.component((m) => m.OrgsGate);
+const DefaultOrgRedirectNow = organisationsCode.component((m) => m.DefaultOrgRedirect);
+const OrgLayoutNow = orgLayoutCode.component((m) => m.OrgLayout);
+const DefaultSectionRedirectNow = orgLayoutCode.component((m) => m.DefaultSectionRedirect);
+const SectionPageNow = orgLayoutCode.component((m) => m.SectionPage);
+const RequireMeterReadingNow = orgLayoutCode.component((m) => m.RequireMeterReading);
 
 /** The section of /org/{slug}/{section}..., whose page's code a signed-in visit fetches beside the frame's. */
 const SECTION_CODE: Record<string, () => Promise<unknown>> = {
-  sensors: loadSensorsArea,
-  map: loadMapArea,
-  notifications: loadNotifications,
-  settings: loadOrgSettings,
-  'service-routes': loadServiceRoutes,
+  sensors: sensorsCode.load,
+  map: mapCode.load,
+  notifications: notificationsCode.load,
+  settings: orgSettingsCode.load,
+  'service-routes': serviceRoutesCode.load,
 };
 
 /**
@@ -62,8 +63,8 @@ const SECTION_CODE: Record<string, () => Promise<unknown>> = {
  */
 function preloadSignedIn(pathname: string) {
   if (!/^\/org(?:\/|$)/.test(pathname)) return;
-  void loadOrganisations();
-  void loadOrgLayout();
+  void organisationsCode.load().catch(() => undefined);
+  void orgLayoutCode.load().catch(() => undefined);
   const section = /^\/org\/[^/]+\/([^/]+)/.exec(pathname)?.[1];
   const code = section !== undefined && Object.hasOwn(SECTION_CODE, section) ? SECTION_CODE[section] : undefined;
   if (!code) return;

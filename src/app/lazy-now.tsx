@@ -1,0 +1,35 @@
+import { lazy, useState, type ComponentType } from 'react';
+
+/**
+ * A page's code, loaded once and remembered. Its components render at once when the module is
+ * already in, and lazily (suspending) only when it is not. React.lazy suspends on its first render
+ * even when its module has loaded (a promise cannot be read synchronously), and React 19 holds the
+ * reveal of each suspended boundary until 300 ms after the last fallback it showed: the signed-in
+ * frame's nested lazy levels (organisations, frame, section) kept a page's first rows about 0.8 s
+ * behind code and data that had both arrived (docs/performance.md).
+ */
+export function loader<M>(load: () => Promise<M>) {
+  let module: M | undefined;
+  let pending: Promise<M> | undefined;
+  const get = () =>
+    (pending ??= load().then(
+      (m) => (module = m),
+      (err: unknown) => {
+        // a failed load (the network gone) is tried again by the next render or preload
+        pending = undefined;
+        throw err;
+      },
+    ));
+  return {
+    load: get,
+    /** A component of the module: drawn directly by an element first rendered once the module is in, else through React.lazy. */
+    component<P extends object>(pick: (m: M) => ComponentType<P>): ComponentType<P> {
+      const Lazy = lazy(() => get().then((m) => ({ default: pick(m) })));
+      return function LoadedOrLazy(props: P) {
+        // fixed for the element's life: switching from the lazy wrapper to the component would remount it
+        const [C] = useState<ComponentType<P>>(() => (module ? pick(module) : Lazy));
+        return <C {...props} />;
+      };
+    },
+  };
+}
