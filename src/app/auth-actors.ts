@@ -6,6 +6,7 @@ import { api } from '../shared/api';
 import { AUTH_FLOW } from '../shared/amplify';
 import { closeLive } from '../shared/live-config';
 import { dropEarlyReads, startEarlyReads } from '../shared/early-reads';
+import { PRODUCT_NAME } from '../shared/page-title';
 
 /** The identity service (aws-amplify) and the gateway behind the auth machine's named actors. */
 
@@ -13,7 +14,6 @@ const NEW_PASSWORD_STEP = 'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED';
 const TOTP_STEP = 'CONFIRM_SIGN_IN_WITH_TOTP_CODE';
 /** Cognito's MFA_SETUP with TOTP the only factor offered: the key of the authenticator to set up. */
 const TOTP_SETUP_STEP = 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP';
-export const TOTP_ISSUER = 'Tidewatch';
 
 type SignInOutput = Awaited<ReturnType<typeof signIn>>;
 
@@ -22,7 +22,7 @@ function totpSetupStep(result: SignInOutput, email: string): SignInResult | null
   const next = result.nextStep;
   if (next.signInStep !== TOTP_SETUP_STEP) return null;
   const details = next.totpSetupDetails;
-  return { step: 'TOTP_SETUP_REQUIRED', secret: details.sharedSecret, uri: details.getSetupUri(TOTP_ISSUER, email).href };
+  return { step: 'TOTP_SETUP_REQUIRED', secret: details.sharedSecret, uri: details.getSetupUri(PRODUCT_NAME, email).href };
 }
 
 async function passwordSignIn({ email, password }: Credentials): Promise<SignInResult> {

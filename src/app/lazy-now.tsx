@@ -4,9 +4,9 @@ import { lazy, useState, type ComponentType } from 'react';
  * A page's code, loaded once and remembered. Its components render at once when the module is
  * already in, and lazily (suspending) only when it is not. React.lazy suspends on its first render
  * even when its module has loaded (a promise cannot be read synchronously), and React 19 holds the
- * reveal of each suspended boundary until 300 ms after the last fallback it showed: the signed-in
- * frame's nested lazy levels (organisations, frame, section) kept a page's first rows about 0.8 s
- * behind code and data that had both arrived (docs/performance.md).
+ * reveal of each suspended boundary until 300 ms after the last fallback it showed, which the
+ * signed-in frame's nested lazy levels (organisations, frame, section) could each pay though their
+ * code had arrived (docs/performance.md).
  */
 export function loader<M>(load: () => Promise<M>) {
   let module: M | undefined;

@@ -16,6 +16,7 @@ import { NoOrganisationsPage } from './pages/status-pages';
 import { StatusScreen } from './pages/status-screen';
 import { defaultOrganisation, orgPath, defaultSection, isMeterReader } from './sections';
 import { PendingInvitationsPrompt } from './pending-invitations';
+import { READER_NAME } from '../shared/page-title';
 
 /** quiet: a background re-read whose failure keeps the list shown (a sign-in that has expired still signs out). */
 export interface RefreshOptions {
@@ -118,7 +119,7 @@ function MeterReaderLanding() {
   if (!pending) return <Splash />;
   return (
     <>
-      <Splash title="Tidewatch Reader" />
+      <Splash title={READER_NAME} />
       <PendingInvitationsPrompt invitations={pending} onJoined={refresh} onNoneLeft={() => setToReader(true)} />
     </>
   );

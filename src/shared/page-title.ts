@@ -2,6 +2,8 @@ import { createContext, useContext, useEffect } from 'react';
 
 /** The product's name, last in every page title (index.html's own title before the app draws). */
 export const PRODUCT_NAME = 'Tidewatch';
+/** The meter reader's app, last in its pages' titles and heading its landing. */
+export const READER_NAME = `${PRODUCT_NAME} Reader`;
 
 /**
  * A page title from its most specific part to its least, then the product (WCAG 2.4.2 Page

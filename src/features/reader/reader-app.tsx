@@ -4,7 +4,7 @@ import { useSelector } from '@xstate/react';
 import type { Actor } from 'xstate';
 import type { readerSyncMachine } from '../../../machines/reader-sync.machine';
 import type { MeterReading, MeterReadingAnswer, MeterReadingRecord, Position } from '../../contract/route.schema';
-import { pageTitle, useDocumentTitle } from '../../shared/page-title';
+import { pageTitle, READER_NAME, useDocumentTitle } from '../../shared/page-title';
 import { assignedTasks, readerOrganisations } from './reader-api';
 import { downloadOffMainThread } from './download-client';
 import { withAnswer, type DownloadedTask, type ReaderDb, type ReaderOwner } from './reader-db';
@@ -135,7 +135,7 @@ export function ReaderApp({ db, owner, sync, mapStyle, online, onAnswer, newKey,
 
   const current = open ? downloaded.find((d) => d.task.id === open) : undefined;
   // the reader's two screens, titled as they are headed (WCAG 2.4.2); reader.html's title until the app draws
-  useDocumentTitle(pageTitle([current ? `Task ${current.task.taskNumber} · ${current.task.routeName}` : 'My route tasks'], 'Tidewatch Reader'));
+  useDocumentTitle(pageTitle([current ? `Task ${current.task.taskNumber} · ${current.task.routeName}` : 'My route tasks'], READER_NAME));
 
   return (
     <AppShell header={{ height: 52 }} padding="sm">

@@ -9,8 +9,8 @@ import { USER_SETTINGS_MESSAGES } from '../../domain/user-settings';
 import { PasswordConfirmForm } from '../../shared/password-confirm-form';
 import { RecoveryCodes } from '../../shared/recovery-codes';
 import { groupSecret } from '../../domain/totp-key';
+import { PRODUCT_NAME } from '../../shared/page-title';
 
-const ISSUER = 'Tidewatch';
 
 type Setup = { secret: string; qr: string };
 
@@ -52,7 +52,7 @@ export function TwoFactorSettings({ email }: { email: string }) {
     run(async () => {
       try {
         const details = await setUpTOTP();
-        const uri = details.getSetupUri(ISSUER, email).href;
+        const uri = details.getSetupUri(PRODUCT_NAME, email).href;
         setSetup({ secret: details.sharedSecret, qr: await QRCode.toDataURL(uri, { margin: 1, width: 200 }) });
         setCode('');
       } catch (err) {
