@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Center, Loader, Stack, Title } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router-dom';
@@ -55,17 +55,30 @@ export function ToReaderApp({ path = READER_APP_PATH }: { path?: string }) {
 /**
  * Protected pages: signed-out visitors go to /login?redirect={path}{query}. `onSession` is told the
  * path once a stored session is found, while the user is still being read, so the page's chunks
- * can load alongside that call rather than after it.
+ * can load alongside that call rather than after it. When it gives back a promise (the code the
+ * page needs), the splash stays until that settles: the pages then render at once, with no
+ * Suspense fallback shown on the way, and React 19 holds a suspended boundary's reveal until
+ * 300 ms after the last fallback it showed (docs/performance.md).
  */
-export function RequireAuth({ onSession }: { onSession?: (pathname: string) => void }) {
+export function RequireAuth({ onSession }: { onSession?: (pathname: string) => Promise<unknown> | void }) {
   const phase = useAuthPhase();
   const hasSession = useSelector(useAuthRef(), (s) => s.matches('loadingUser') || s.matches('authenticated'));
   const { pathname, search } = useLocation();
+  const [codeIn, setCodeIn] = useState(!onSession);
   useEffect(() => {
-    if (hasSession) onSession?.(pathname);
+    if (!hasSession) return;
+    let live = true;
+    const release = () => live && setCodeIn(true);
+    const code = onSession?.(pathname);
+    // a failed load releases too: the page's own import then shows the failure
+    if (code) void code.then(release, release);
+    else release();
+    return () => {
+      live = false;
+    };
     // once a session: a later navigation loads its page as it renders
   }, [hasSession]);
-  if (phase === 'pending') return <Splash />;
+  if (phase === 'pending' || (phase === 'in' && !codeIn)) return <Splash />;
   if (phase === 'out') return <Navigate to={loginPathFor(pathname, search)} replace />;
   return <Outlet />;
 }

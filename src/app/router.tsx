@@ -61,15 +61,15 @@ const SECTION_CODE: Record<string, () => Promise<unknown>> = {
  * steps is a round trip and more. Without it a section's code was asked for only once the frame
  * had loaded and drawn (the notifications page's about 0.3 s after the frame's, benchmark 22).
  */
-function preloadSignedIn(pathname: string) {
-  if (!/^\/org(?:\/|$)/.test(pathname)) return;
-  void organisationsCode.load().catch(() => undefined);
-  void orgLayoutCode.load().catch(() => undefined);
+function preloadSignedIn(pathname: string): Promise<unknown> | undefined {
+  if (!/^\/org(?:\/|$)/.test(pathname)) return undefined;
+  const loads: Promise<unknown>[] = [organisationsCode.load(), orgLayoutCode.load()];
   const section = /^\/org\/[^/]+\/([^/]+)/.exec(pathname)?.[1];
   const code = section !== undefined && Object.hasOwn(SECTION_CODE, section) ? SECTION_CODE[section] : undefined;
-  if (!code) return;
-  void code().catch(() => undefined); // the page's own import reports a failure when it renders
+  if (code) loads.push(code());
   if (section === 'sensors' || section === 'map') void import('../shared/data-worker').then((m) => m.dataWorker());
+  // settled either way: a failure is reported by the page's own import when it renders
+  return Promise.all(loads).catch(() => undefined);
 }
 const Lazy = ({ children }: { children: ReactNode }) => (
   <Suspense
