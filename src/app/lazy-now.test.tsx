@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { Suspense } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { loader } from './lazy-now';
+import { bothOrFirstAndWait, loader } from './lazy-now';
 
 afterEach(cleanup);
 
@@ -57,5 +57,54 @@ describe('loader: a page whose code is in renders without suspending (React 19 h
     await expect(code.load()).rejects.toThrow('Failed to fetch');
     fail = false;
     await expect(code.load()).resolves.toEqual({ Page });
+  });
+});
+
+describe('bothOrFirstAndWait: the signed-in splash waits for the frame and the section, the section at most a while', () => {
+  const gate = () => {
+    let open!: () => void;
+    let fail!: (e: Error) => void;
+    const promise = new Promise<void>((res, rej) => ((open = res), (fail = rej)));
+    return { promise, open, fail };
+  };
+  const settled = (p: Promise<void>) => {
+    const state = { done: false };
+    void p.then(() => (state.done = true));
+    return state;
+  };
+  afterEach(() => vi.useRealTimers());
+
+  it('settles when both are in, however long the frame took', async () => {
+    vi.useFakeTimers();
+    const frame = gate();
+    const section = gate();
+    const s = settled(bothOrFirstAndWait(frame.promise, section.promise, 500));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(s.done).toBe(false);
+    section.open();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(s.done).toBe(false);
+    frame.open();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(s.done).toBe(true);
+  });
+
+  it('settles the wait after the frame is in when the section is still loading (a slow line), not before', async () => {
+    vi.useFakeTimers();
+    const frame = gate();
+    const s = settled(bothOrFirstAndWait(frame.promise, gate().promise, 500));
+    frame.open();
+    await vi.advanceTimersByTimeAsync(499);
+    expect(s.done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(s.done).toBe(true);
+  });
+
+  it('settles, without rejecting, when either load fails', async () => {
+    const frame = gate();
+    const failedFrame = bothOrFirstAndWait(frame.promise, new Promise(() => undefined), 500);
+    frame.fail(new Error('Failed to fetch'));
+    await expect(failedFrame).resolves.toBeUndefined();
+    await expect(bothOrFirstAndWait(Promise.resolve(), Promise.reject(new Error('Failed to fetch')), 500)).resolves.toBeUndefined();
   });
 });

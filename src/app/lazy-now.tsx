@@ -33,3 +33,18 @@ export function loader<M>(load: () => Promise<M>) {
     },
   };
 }
+
+/**
+ * Settles once `first` and `rest` are both in, or `waitMs` after `first` is in if `rest` is still
+ * loading, whichever comes sooner; a failure settles it too (never rejects). The signed-in splash
+ * waits on it: the frame's code and the section's, but on a slow network no more than `waitMs`
+ * of the section's after the frame's, so the frame shows with the section loading inside it.
+ */
+export function bothOrFirstAndWait(first: Promise<unknown>, rest: Promise<unknown>, waitMs: number): Promise<void> {
+  const both = Promise.all([first, rest]);
+  const waited = first.then(() => new Promise<void>((resolve) => setTimeout(resolve, waitMs)));
+  return Promise.race([both, waited]).then(
+    () => undefined,
+    () => undefined,
+  );
+}

@@ -10,7 +10,7 @@ import { CatchAll, Landing, RequireAuth, SignedOutOnly } from './guards';
 import { supportHref } from './links';
 import { PageTitle, titled } from './page-title';
 import { RouteErrorPage } from './pages/status-pages';
-import { loader } from './lazy-now';
+import { bothOrFirstAndWait, loader } from './lazy-now';
 
 // Every page but the sign-in page loads on first visit (the sign-in page is where a signed-out
 // visitor lands, so it comes with the app rather than one round trip later): the sensors area
@@ -55,6 +55,13 @@ const SECTION_CODE: Record<string, () => Promise<unknown>> = {
 };
 
 /**
+ * How long the signed-in splash waits for the section's code once the frame's is in. On loopback
+ * and a fast line both come together and the page draws at once; on a slow phone line the frame
+ * shows after this, with the section loading inside it.
+ */
+const SECTION_WAIT_MS = 500;
+
+/**
  * A signed-in visit to an organisation's page: the frame's chunks, the page's own (its section's)
  * and, for the sensors and the map, the data worker (which fetches the fleet) start together while
  * the user is read, not one after another as each lazy level renders; on slow 4G each of those
@@ -63,13 +70,12 @@ const SECTION_CODE: Record<string, () => Promise<unknown>> = {
  */
 function preloadSignedIn(pathname: string): Promise<unknown> | undefined {
   if (!/^\/org(?:\/|$)/.test(pathname)) return undefined;
-  const loads: Promise<unknown>[] = [organisationsCode.load(), orgLayoutCode.load()];
+  const frame = Promise.all([organisationsCode.load(), orgLayoutCode.load()]);
   const section = /^\/org\/[^/]+\/([^/]+)/.exec(pathname)?.[1];
   const code = section !== undefined && Object.hasOwn(SECTION_CODE, section) ? SECTION_CODE[section] : undefined;
-  if (code) loads.push(code());
   if (section === 'sensors' || section === 'map') void import('../shared/data-worker').then((m) => m.dataWorker());
-  // settled either way: a failure is reported by the page's own import when it renders
-  return Promise.all(loads).catch(() => undefined);
+  // a failure settles it too: the page's own import reports it when it renders
+  return bothOrFirstAndWait(frame, code ? code() : Promise.resolve(), SECTION_WAIT_MS);
 }
 const Lazy = ({ children }: { children: ReactNode }) => (
   <Suspense
