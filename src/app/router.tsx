@@ -11,6 +11,8 @@ import { supportHref } from './links';
 import { PageTitle, titled } from './page-title';
 import { RouteErrorPage } from './pages/status-pages';
 import { bothOrFirstAndWait, loader } from './lazy-now';
+import { ORG_SETTINGS_TITLES } from '../features/org-settings/section-titles';
+import { USER_SETTINGS_TITLES } from '../features/user-settings/section-titles';
 
 // Every page but the sign-in page loads on first visit (the sign-in page is where a signed-out
 // visitor lands, so it comes with the app rather than one round trip later): the sensors area
@@ -108,8 +110,6 @@ const RequireMeterReading = (p: ComponentProps<typeof RequireMeterReadingNow>) =
 
 const boundary = { errorElement: <RouteErrorPage /> };
 
-const USER_SECTIONS: Record<string, string> = { account: 'Account', display: 'Display', organisations: 'Organisations', notifications: 'Notifications' };
-const ORG_SECTIONS: Record<string, string> = { details: 'Details', members: 'Members', notifications: 'Notifications', integration: 'Integration', webhooks: 'Webhooks' };
 const section = (labels: Record<string, string>, path: string | undefined) => {
   const id = (path ?? '').split('/')[0];
   return Object.hasOwn(labels, id) ? labels[id] : undefined;
@@ -169,7 +169,7 @@ export function createAppRouter() {
                   ...boundary,
                   children: [
                     { index: true, element: <Navigate to="account" replace /> },
-                    { path: ':section/*', element: <Lazy><UserSettings /></Lazy>, ...titled((p) => [section(USER_SECTIONS, p.section), 'Settings']), ...boundary },
+                    { path: ':section/*', element: <Lazy><UserSettings /></Lazy>, ...titled((p) => [section(USER_SETTINGS_TITLES, p.section), 'Settings']), ...boundary },
                   ],
                 },
               ],
@@ -192,7 +192,7 @@ export function createAppRouter() {
                     { path: 'service-routes/*', element: <RequireMeterReading><SectionPage section="service-routes"><Lazy><ServiceRoutes /></Lazy></SectionPage></RequireMeterReading>, ...titled(serviceRoutesTitle), ...boundary },
                     { path: 'notifications', element: <SectionPage section="notifications"><Lazy><NotificationsPage /></Lazy></SectionPage>, ...titled('Notifications'), ...boundary },
                     // every role, meter readers included: they see settings without action controls (organisation-and-routes 1, 6)
-                    { path: 'settings/*', element: <Lazy><OrgSettingsPage /></Lazy>, ...titled((p) => [section(ORG_SECTIONS, p['*']), 'Organisation Settings']), ...boundary },
+                    { path: 'settings/*', element: <Lazy><OrgSettingsPage /></Lazy>, ...titled((p) => [section(ORG_SETTINGS_TITLES, p['*']), 'Organisation Settings']), ...boundary },
                     // site admins: client error reports (monitoring-client 9), from the profile menu
                     { path: 'client-errors', element: <Lazy><ClientErrorsPage /></Lazy>, ...titled('Client Errors'), ...boundary },
                     // anything unknown: the default section.

@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import { IconBell, IconBuilding, IconPlugConnected, IconUsers, IconWebhook } from '@tabler/icons-react';
 import { integrationParts } from '../../domain/org-settings';
 import type { OrgSettingsSection } from './section-types';
+import { ORG_SETTINGS_TITLES as T } from './section-titles';
 
 /**
  * The organisation settings sections, in menu order (organisation-and-routes 2.1). A section is
@@ -13,12 +14,12 @@ import type { OrgSettingsSection } from './section-types';
  * webhooks (managers) go after notifications.
  */
 export const ORG_SETTINGS_SECTIONS: OrgSettingsSection[] = [
-  { id: 'details', title: 'Details', icon: <IconBuilding size={18} />, component: lazy(() => import('./details/details-section')), visible: () => true },
-  { id: 'members', title: 'Members', heading: 'Organisation Members', icon: <IconUsers size={18} />, component: lazy(() => import('./members/members-section')), visible: () => true },
-  { id: 'notifications', title: 'Notifications', icon: <IconBell size={18} />, component: lazy(() => import('./notifications/notifications-section')), visible: () => true },
+  { id: 'details', title: T.details, icon: <IconBuilding size={18} />, component: lazy(() => import('./details/details-section')), visible: () => true },
+  { id: 'members', title: T.members, heading: 'Organisation Members', icon: <IconUsers size={18} />, component: lazy(() => import('./members/members-section')), visible: () => true },
+  { id: 'notifications', title: T.notifications, icon: <IconBell size={18} />, component: lazy(() => import('./notifications/notifications-section')), visible: () => true },
   // managers, when the organisation has a REST API (organisation-and-routes 2.1, 6) or radio callbacks to set up (docs/decisions.md); managers
-  { id: 'integration', title: 'Integration', icon: <IconPlugConnected size={18} />, component: lazy(() => import('./integration/integration-section')), visible: ({ isManager, org }) => integrationParts(isManager, org) !== null },
-  { id: 'webhooks', title: 'Webhooks', icon: <IconWebhook size={18} />, component: lazy(() => import('./webhooks/webhooks-section')), visible: ({ isManager }) => isManager },
+  { id: 'integration', title: T.integration, icon: <IconPlugConnected size={18} />, component: lazy(() => import('./integration/integration-section')), visible: ({ isManager, org }) => integrationParts(isManager, org) !== null },
+  { id: 'webhooks', title: T.webhooks, icon: <IconWebhook size={18} />, component: lazy(() => import('./webhooks/webhooks-section')), visible: ({ isManager }) => isManager },
 ];
 
 /** No section, or one that is unknown or hidden: the default settings route. */

@@ -9,6 +9,7 @@ import { AccountSection } from './account-section';
 import { DisplaySection } from './display-section';
 import { OrganisationsSection } from './organisations-section';
 import { NotificationsSection } from './notifications-section';
+import { USER_SETTINGS_TITLES as T } from './section-titles';
 
 /** What the app gives the user settings: how to read the signed-in user again after a change. */
 export interface UserSettingsProps {
@@ -17,10 +18,10 @@ export interface UserSettingsProps {
 }
 
 const SECTIONS: { id: string; title: string; icon: ReactNode; render: (p: UserSettingsProps) => ReactNode }[] = [
-  { id: 'account', title: 'Account', icon: <IconUserCircle size={18} />, render: (p) => <AccountSection {...p} /> },
-  { id: 'display', title: 'Display', icon: <IconClock size={18} />, render: (p) => <DisplaySection {...p} /> },
-  { id: 'organisations', title: 'Organisations', icon: <IconBuildingCommunity size={18} />, render: () => <OrganisationsSection /> },
-  { id: 'notifications', title: 'Notifications', icon: <IconBell size={18} />, render: () => <NotificationsSection /> },
+  { id: 'account', title: T.account, icon: <IconUserCircle size={18} />, render: (p) => <AccountSection {...p} /> },
+  { id: 'display', title: T.display, icon: <IconClock size={18} />, render: (p) => <DisplaySection {...p} /> },
+  { id: 'organisations', title: T.organisations, icon: <IconBuildingCommunity size={18} />, render: () => <OrganisationsSection /> },
+  { id: 'notifications', title: T.notifications, icon: <IconBell size={18} />, render: () => <NotificationsSection /> },
 ];
 export const DEFAULT_USER_SETTINGS_SECTION = 'account';
 
