@@ -8,6 +8,7 @@ import { HighlightPane } from './highlight-pane';
 import { SensorInfoTable } from './sensor-info-table';
 import { SensorMap } from '../../shared/lazy-maps';
 import { StatusAlerts } from './status-alerts';
+import { useAfterPaint } from '../../shared/after-paint';
 
 interface DashboardProps {
   sensor: Sensor;
@@ -22,6 +23,9 @@ interface DashboardProps {
 /** The sensor dashboard (monitoring-client 2.5): status alerts, highlight, chart, map and info table. */
 export function Dashboard({ sensor, org, isSiteAdmin, timeDisplay, mapStyleUrl, chart }: DashboardProps) {
   const tz = org.locale.timezone;
+  // the alerts and the latest measurement are drawn first, the rest in the task after their paint
+  // (after-paint.ts); nothing is drawn above what is already on screen, so nothing moves
+  const rest = useAfterPaint();
   // the chart comes right after the latest measurement, on the first screen of a laptop and right
   // after the measurement on a phone; the information table and the mini-map follow it, the map
   // loading its renderer only when scrolled to (docs/performance.md, What a page loads)
@@ -29,6 +33,15 @@ export function Dashboard({ sensor, org, isSiteAdmin, timeDisplay, mapStyleUrl, 
     <Stack gap="md">
       <StatusAlerts sensor={sensor} orgId={org.id} unit={org.measurementUnit} timeDisplay={timeDisplay} timeZone={tz} />
       <HighlightPane sensor={sensor} unit={org.measurementUnit} timeDisplay={timeDisplay} timeZone={tz} />
+      {rest && <DashboardRest sensor={sensor} org={org} isSiteAdmin={isSiteAdmin} timeDisplay={timeDisplay} mapStyleUrl={mapStyleUrl} chart={chart} />}
+    </Stack>
+  );
+}
+
+function DashboardRest({ sensor, org, isSiteAdmin, timeDisplay, mapStyleUrl, chart }: DashboardProps) {
+  const tz = org.locale.timezone;
+  return (
+    <>
       <Box>
         <PaneBoundary name="chart">{chart}</PaneBoundary>
       </Box>
@@ -36,6 +49,6 @@ export function Dashboard({ sensor, org, isSiteAdmin, timeDisplay, mapStyleUrl, 
       <PaneBoundary name="map">
         <SensorMap latitude={sensor.latitude} longitude={sensor.longitude} name={sensor.name} styleUrl={mapStyleUrl} height={280} whenOnScreen />
       </PaneBoundary>
-    </Stack>
+    </>
   );
 }
