@@ -1,4 +1,4 @@
-import { createTheme, type AnchorProps, type CSSVariablesResolver, type DrawerProps, type LoaderProps, type MantineColorsTuple, type MenuProps, type ModalProps, type NotificationProps } from '@mantine/core';
+import { createTheme, type AnchorProps, type ComboboxProps, type CSSVariablesResolver, type DrawerProps, type LoaderProps, type MantineColorsTuple, type MenuProps, type ModalProps, type NotificationProps } from '@mantine/core';
 import { accessibleColors } from './palette';
 
 // Calm water: a blue-teal primary ("tide") from shallow to deep, and a deep-water navy for brand surfaces.
@@ -28,6 +28,10 @@ export const theme = createTheme({
     // a menu holds only menu items: no focusable role=presentation placeholder in it (axe
     // aria-required-children); opened from the keyboard, focus goes to the first item instead
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } satisfies Partial<MenuProps> },
+    // a select's options are rendered when it opens, not kept in the page hidden: three filters on
+    // the notifications page, the chart's pickers and the organisation switcher each mounted their
+    // whole list and had floating-ui place it (a forced style and layout) as the page first drew
+    Combobox: { defaultProps: { keepMounted: false } satisfies Partial<ComboboxProps> },
     // links are underlined: told from the text around them by more than colour (WCAG 1.4.1)
     Anchor: { defaultProps: { underline: 'always' } satisfies Partial<AnchorProps> },
     // a loader is a named status (a bare span may not carry aria-label)
