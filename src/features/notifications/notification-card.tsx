@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { Badge, Button, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Badge, Button, ThemeIcon } from '@mantine/core';
 import { IconAlertTriangle, IconArrowRight, IconBellRinging, IconHistory, IconInfoCircle } from '@tabler/icons-react';
 import type { NotificationSensor, SensorNotification } from '../../contract/notification.schema';
 import { notificationBadge, notificationCardStyle, notificationViewWindow, NOTIFICATION_TITLE } from '../../domain/notification-rules';
@@ -37,40 +37,37 @@ export function NotificationCard({ notification: n, sensor, sensorsUrl, unit, ti
   const window = notificationViewWindow(n, sensor?.measurementInterval ?? DEFAULT_MEASUREMENT_INTERVAL, timeZone);
   const view = sensor ? `${sensorsUrl}/${sensor.serial}?start=${window.start}&end=${window.end}` : undefined;
 
+  // plain elements with the card's own classes (notifications.module.css) for its layout and text, the
+  // look of Mantine's Paper, Group, Stack and Text: a page draws 12 to 24 cards in its first commit,
+  // and each Mantine component resolves its style props on every render (docs/performance.md)
   return (
-    <Paper withBorder radius="md" p="md" className={classes.card} data-style={style} data-badge={badge} role="article" aria-label={NOTIFICATION_TITLE[n.meta.type]}>
-      <Group align="flex-start" wrap="nowrap" gap="md">
+    <div className={classes.card} data-style={style} data-badge={badge} role="article" aria-label={NOTIFICATION_TITLE[n.meta.type]}>
+      <div className={classes.cardBody}>
         <ThemeIcon variant="light" color={STYLE[style].color} size={40} radius="xl">
           <Icon size={22} />
         </ThemeIcon>
-        <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
-          <Group justify="space-between" gap="xs" wrap="nowrap">
-            <Text fw={700} size="sm">
-              {NOTIFICATION_TITLE[n.meta.type]}
-            </Text>
+        <div className={classes.cardText}>
+          <div className={classes.cardHead}>
+            <p className={`${classes.sm} ${classes.title}`}>{NOTIFICATION_TITLE[n.meta.type]}</p>
             <Badge color={BADGE_COLOUR[badge]} variant={badge === 'ACTIVE' ? 'filled' : 'light'} radius="sm" style={{ flexShrink: 0 }}>
               {badge}
             </Badge>
-          </Group>
-          <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-            {sensor ? `${sensor.name} · ${sensor.serial}` : GONE_SENSOR}
-          </Text>
-          <Text size="sm" c={style === 'history' ? 'dimmed' : undefined}>
-            {notificationText(n, unit)}
-          </Text>
-          <Group justify="space-between" align="flex-end" mt={4} gap="xs">
-            <Text size="xs" c="dimmed">
+          </div>
+          <p className={`${classes.sm} ${classes.subject}`}>{sensor ? `${sensor.name} · ${sensor.serial}` : GONE_SENSOR}</p>
+          <p className={style === 'history' ? `${classes.sm} ${classes.dimmed}` : classes.sm}>{notificationText(n, unit)}</p>
+          <div className={classes.cardFoot}>
+            <p className={`${classes.xs} ${classes.dimmed}`}>
               {formatTime(n.startTime, timeDisplay, timeZone)}
               {n.endTime !== null && ` – ${formatTime(n.endTime, timeDisplay, timeZone)} (${durationText(n.endTime - n.startTime)})`}
-            </Text>
+            </p>
             {view && (
               <Button component={Link} to={view} variant="subtle" size="compact-sm" rightSection={<IconArrowRight size={14} />}>
                 VIEW
               </Button>
             )}
-          </Group>
-        </Stack>
-      </Group>
-    </Paper>
+          </div>
+        </div>
+      </div>
+    </div>
   );
 }
