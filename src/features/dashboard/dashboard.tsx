@@ -33,22 +33,17 @@ export function Dashboard({ sensor, org, isSiteAdmin, timeDisplay, mapStyleUrl, 
     <Stack gap="md">
       <StatusAlerts sensor={sensor} orgId={org.id} unit={org.measurementUnit} timeDisplay={timeDisplay} timeZone={tz} />
       <HighlightPane sensor={sensor} unit={org.measurementUnit} timeDisplay={timeDisplay} timeZone={tz} />
-      {rest && <DashboardRest sensor={sensor} org={org} isSiteAdmin={isSiteAdmin} timeDisplay={timeDisplay} mapStyleUrl={mapStyleUrl} chart={chart} />}
+      {rest && (
+        <>
+          <Box>
+            <PaneBoundary name="chart">{chart}</PaneBoundary>
+          </Box>
+          <SensorInfoTable sensor={sensor} isSiteAdmin={isSiteAdmin} timeDisplay={timeDisplay} timeZone={tz} />
+          <PaneBoundary name="map">
+            <SensorMap latitude={sensor.latitude} longitude={sensor.longitude} name={sensor.name} styleUrl={mapStyleUrl} height={280} whenOnScreen />
+          </PaneBoundary>
+        </>
+      )}
     </Stack>
-  );
-}
-
-function DashboardRest({ sensor, org, isSiteAdmin, timeDisplay, mapStyleUrl, chart }: DashboardProps) {
-  const tz = org.locale.timezone;
-  return (
-    <>
-      <Box>
-        <PaneBoundary name="chart">{chart}</PaneBoundary>
-      </Box>
-      <SensorInfoTable sensor={sensor} isSiteAdmin={isSiteAdmin} timeDisplay={timeDisplay} timeZone={tz} />
-      <PaneBoundary name="map">
-        <SensorMap latitude={sensor.latitude} longitude={sensor.longitude} name={sensor.name} styleUrl={mapStyleUrl} height={280} whenOnScreen />
-      </PaneBoundary>
-    </>
   );
 }
