@@ -24,8 +24,9 @@ function failingWith<T extends object>(remote: T, failed: Promise<never>): T {
  * typed proxy. Every load takes the current token: `heldIdToken` when it has one not due for
  * refresh, else `getIdToken` (which refreshes when due), so an expired token is never used.
  */
-export function createDataWorker(opts: { apiBase: string; getIdToken: () => Promise<string | undefined>; heldIdToken?: () => string | undefined }): DataWorkerClient {
-  const worker = new Worker(new URL('./data.worker.ts', import.meta.url), { type: 'module' });
+export function createDataWorker(opts: { apiBase: string; getIdToken: () => Promise<string | undefined>; heldIdToken?: () => string | undefined; worker?: Worker }): DataWorkerClient {
+  // a worker whose script was started earlier (src/shared/data-worker-start.ts), or a new one
+  const worker = opts.worker ?? new Worker(new URL('./data.worker.ts', import.meta.url), { type: 'module' });
   const remote = Comlink.wrap<DataWorkerApi>(worker);
   let broken = false;
   let fail!: (err: Error) => void;
@@ -73,6 +74,7 @@ export function createDataWorker(opts: { apiBase: string; getIdToken: () => Prom
     formatSelectionCsv: (req) => call.formatSelectionCsv(req),
     formatMultiTaskCsv: (req) => call.formatMultiTaskCsv(req),
     fleetLoad: (req) => call.fleetLoad(req),
+    fleetPrefetch: (req) => call.fleetPrefetch(req),
     fleetComplete: () => call.fleetComplete(),
     fleetRefresh: (req) => call.fleetRefresh(req),
     fleetSearch: (q) => call.fleetSearch(q),

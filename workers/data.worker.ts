@@ -65,6 +65,7 @@ const api: DataWorkerApi = {
     return (await ready).formatMultiTaskCsv(req);
   },
   fleetLoad: (req: FleetLoadRequest) => fleet.fleetLoad(req),
+  fleetPrefetch: (req: FleetLoadRequest) => fleet.fleetPrefetch(req),
   fleetComplete: () => fleet.fleetComplete(),
   fleetRefresh: (req: FleetLoadRequest) => fleet.fleetRefresh(req),
   fleetSearch: (query: string) => fleet.fleetSearch(query),

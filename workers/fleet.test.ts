@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { READ_TIMEOUT_MS } from '../src/shared/api';
 import { SUMMARY_FIELDS } from '../src/contract/sensor-summary.schema';
-import { Fleet, FleetWorker } from './fleet';
+import { EARLY_LOAD_TTL_MS, Fleet, FleetWorker } from './fleet';
 
 const row = (name: string, serial: string, id = `id-${serial}`, battery: unknown = 80) => [id, serial, name, -41, 174, true, 1, false, false, battery, 1, 1000, 3000, 0, 2000, null];
 const body = (rows: unknown[]) => ({ fields: [...SUMMARY_FIELDS], rows });
@@ -78,7 +78,8 @@ describe('the fleet in the data worker (issue 32)', () => {
       },
     });
     expect(await w.fleetLoad({ apiBase: 'http://x/api', token: 'tok', orgId: 'o1' })).toMatchObject({ total: 1, count: 1 });
-    expect(calls.map((c) => c[0])).toEqual(['http://x/api/organisations/o1/sensors?view=summary', 'http://x/api/organisations/o1/sensors?view=summary&limit=100']);
+    // a first page that holds every sensor is the whole list: nothing more is asked for
+    expect(calls.map((c) => c[0])).toEqual(['http://x/api/organisations/o1/sensors?view=summary&limit=100']);
     expect((calls[0]![1]!.headers as Record<string, string>).Authorization).toBe('tok');
     const failing = new FleetWorker({ fetch: async () => new Response('{"code":"FORBIDDEN"}', { status: 403 }) });
     await expect(failing.fleetLoad({ apiBase: 'http://x/api', token: 't', orgId: 'o1' })).rejects.toThrow('FORBIDDEN');
@@ -109,6 +110,82 @@ describe('the fleet in the data worker (issue 32)', () => {
     expect((await w.fleetRows(0, 1)).rows[0]!.sensor.serial).toBe('AC000250');
     expect((await w.fleetFind('AC000250'))!.sensor.latestData?.battery).toBe(7);
     expect((await w.fleetMapOverview()).count).toBe(300);
+  });
+
+  it('asks for the whole list once the first page is in, not beside it (the page is not queued behind the whole list)', async () => {
+    const asked: string[] = [];
+    let answerPage!: () => void;
+    const pageHeld = new Promise<void>((r) => (answerPage = r));
+    const fleet = Array.from({ length: 300 }, (_, i) => row(`Sensor ${String(i).padStart(3, '0')}`, `AE${String(i).padStart(6, '0')}`));
+    const w = new FleetWorker({
+      fetch: async (input) => {
+        asked.push(String(input));
+        if (String(input).endsWith('&limit=100')) {
+          await pageHeld;
+          return new Response(JSON.stringify({ ...body(fleet.slice(0, 100)), total: 300 }));
+        }
+        return new Response(JSON.stringify(body(fleet)));
+      },
+    });
+    const loading = w.fleetLoad({ apiBase: 'http://x/api', token: 't', orgId: 'o1' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(asked).toEqual(['http://x/api/organisations/o1/sensors?view=summary&limit=100']);
+    answerPage();
+    expect(await loading).toMatchObject({ total: 300, complete: false });
+    expect(await w.fleetComplete()).toMatchObject({ total: 300, complete: true });
+    expect(asked).toEqual(['http://x/api/organisations/o1/sensors?view=summary&limit=100', 'http://x/api/organisations/o1/sensors?view=summary']);
+  });
+
+  it('a prefetch begun before the page asks is the page\'s load; it leaves a load already begun alone, and a later or another organisation\'s load is its own', async () => {
+    const fleet = Array.from({ length: 300 }, (_, i) => row(`Sensor ${String(i).padStart(3, '0')}`, `AF${String(i).padStart(6, '0')}`));
+    const make = () => {
+      const asked: string[] = [];
+      const w = new FleetWorker({
+        fetch: async (input) => {
+          asked.push(String(input).replace('http://x/api/organisations/', ''));
+          if (String(input).endsWith('&limit=100')) return new Response(JSON.stringify({ ...body(fleet.slice(0, 100)), total: 300 }));
+          return new Response(JSON.stringify(body(fleet)));
+        },
+      });
+      return { w, asked };
+    };
+    const req = (orgId: string) => ({ apiBase: 'http://x/api', token: 't', orgId });
+
+    // taken: the page's load asks for nothing more
+    const a = make();
+    await a.w.fleetPrefetch(req('o1'));
+    expect(await a.w.fleetLoad(req('o1'))).toMatchObject({ total: 300 });
+    expect(await a.w.fleetComplete()).toMatchObject({ complete: true });
+    expect(a.asked).toEqual(['o1/sensors?view=summary&limit=100', 'o1/sensors?view=summary']);
+    // taken once: the next load of the organisation (a reload) asks again
+    await a.w.fleetLoad(req('o1'));
+    expect(a.asked).toHaveLength(4);
+
+    // the page's own load came first: the prefetch does nothing, and the page's load is not replaced
+    const b = make();
+    const pages = b.w.fleetLoad(req('o1'));
+    await b.w.fleetPrefetch(req('o1'));
+    expect(await pages).toMatchObject({ total: 300 });
+    expect(b.asked.filter((x) => x.endsWith('limit=100'))).toHaveLength(1);
+
+    // another organisation's page: its own load, the prefetch's answer is not taken
+    const c = make();
+    await c.w.fleetPrefetch(req('o1'));
+    await c.w.fleetLoad(req('o2'));
+    expect(c.asked.filter((x) => x.startsWith('o2/'))).toHaveLength(2);
+
+    // a prefetch not taken within EARLY_LOAD_TTL_MS is not taken
+    const d = make();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      await d.w.fleetPrefetch(req('o1'));
+      await d.w.fleetComplete();
+      vi.setSystemTime(Date.now() + EARLY_LOAD_TTL_MS + 1);
+      await d.w.fleetLoad(req('o1'));
+      expect(d.asked.filter((x) => x.endsWith('limit=100'))).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('fails as a lost network when the whole list stops coming for READ_TIMEOUT_MS, not while it keeps coming however long it takes', async () => {

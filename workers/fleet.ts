@@ -321,6 +321,13 @@ export interface FleetApi {
    * while the whole list loads; fleetComplete answers when it is.
    */
   fleetLoad(req: FleetLoadRequest): Promise<FleetLoaded>;
+  /**
+   * Begins the organisation's load before the page that shows it has asked (a signed-in visit to the
+   * sensors list or the map, as soon as the organisations name the address's id): the page's own
+   * fleetLoad of that organisation within EARLY_LOAD_TTL_MS takes it instead of asking again. Does
+   * nothing when a load of that organisation has begun already (the page's own may be first).
+   */
+  fleetPrefetch(req: FleetLoadRequest): Promise<void>;
   /** The whole list's load, once it is in (at once when it is already). */
   fleetComplete(): Promise<FleetLoaded>;
   /**
@@ -353,12 +360,15 @@ export interface FleetLoadRequest {
   apiBase: string;
   token: string;
   orgId: string;
-  /** Ask for the first page beside the whole list (false: the whole list alone, as a background refresh does). */
+  /** Ask for the first page, then the whole list (false: the whole list alone, as a background refresh does). */
   firstPage?: boolean;
 }
 
 /** The map's clustering of a streaming list is built again when the rows read reach this many times those it holds. */
 export const PART_GROWTH = 2;
+
+/** How long a load begun by fleetPrefetch waits to be taken by the page's fleetLoad (as src/shared/early-reads.ts holds its reads). */
+export const EARLY_LOAD_TTL_MS = 15_000;
 
 /** Rows of the first page: a tall screen of the list and its overscan. */
 export const FIRST_PAGE = 100;
@@ -397,9 +407,9 @@ function stallLimit(outer?: AbortSignal) {
 
 /**
  * The fleet's part of the data worker: fetching the compact list with the caller's token, one
- * organisation at a time. The list's first page and the whole list are asked for at once: the page
- * is answered from an index in milliseconds and drawn while the whole list is built, sent and
- * parsed; live uplinks that arrive meanwhile are applied to the whole list when it is in.
+ * organisation at a time. The list's first page is asked for first and the whole list once it is
+ * in: the page is answered from an index in milliseconds and drawn while the whole list is built,
+ * sent and parsed; live uplinks that arrive meanwhile are applied to the whole list when it is in.
  */
 export class FleetWorker implements FleetApi {
   private fleet = new Fleet();
@@ -412,6 +422,8 @@ export class FleetWorker implements FleetApi {
   private org: string | undefined;
   /** The organisation whose list is held: after a failed load of another, the list held is still this one's. */
   private heldOrg: string | undefined;
+  /** A load begun by fleetPrefetch, until the page's fleetLoad takes it (its number among the loads, so a later load voids it). */
+  private early: { orgId: string; mine: number; at: number; answer: Promise<FleetLoaded> } | undefined;
   /** The whole list while it streams in, and the map's clustering of the part read (built when the map asks). */
   private streaming: { list: StreamedList; map?: { held: number; index: FleetMapIndex } } | undefined;
 
@@ -496,35 +508,59 @@ export class FleetWorker implements FleetApi {
     return shown;
   }
 
+  async fleetPrefetch(req: FleetLoadRequest): Promise<void> {
+    // a load of this organisation begun already (the page's, or a prefetch before) is left to run
+    if (this.org === req.orgId && this.loads > 0) return;
+    const answer = this.fleetLoad({ ...req, firstPage: true });
+    // nobody may take it: its failure is the page's to show when it takes it
+    answer.catch(() => undefined);
+    this.early = { orgId: req.orgId, mine: this.loads, at: Date.now(), answer };
+  }
+
   async fleetLoad(req: FleetLoadRequest): Promise<FleetLoaded> {
+    const early = this.early;
+    this.early = undefined;
+    // the page's first load of the organisation a prefetch began (and no load since): that load's answer
+    if (early && early.orgId === req.orgId && early.mine === this.loads && req.firstPage !== false && Date.now() - early.at <= EARLY_LOAD_TTL_MS) return early.answer;
     const mine = ++this.loads;
     this.org = req.orgId;
     const url = listUrl(req);
-    const stop = new AbortController();
     this.since = [];
     const list: StreamedList = { read: [], invalid: [], received: 0 };
     this.streaming = { list };
-    const whole = this.getStreamed(url, req.token, list, stop.signal);
-    let done = false;
-    this.whole = whole.then((body) => this.hold(mine, body)).finally(() => (done = true));
+    // The first page is asked for first and the whole list once it is in: asked together, the
+    // server built and sent the whole list's first batches (5,000 rows each) while the page's 100
+    // rows waited behind them, and on a slow line the two shared its bandwidth. A page that holds
+    // every sensor is the whole list, which is then not asked for. A page the server refused asks
+    // for the whole list; a page lost to the network (no answer within READ_TIMEOUT_MS) is the
+    // load's failure, not a second wait as long.
+    type First = { kind: 'none' } | { kind: 'failed'; err: unknown } | { kind: 'page'; body: unknown; complete: boolean };
+    const first: Promise<First> =
+      req.firstPage === false
+        ? Promise.resolve({ kind: 'none' })
+        : this.get(`${url}&limit=${FIRST_PAGE}`, req.token)
+            .then((body): First => {
+              const f = new Fleet();
+              f.load(body);
+              return { kind: 'page', body, complete: f.complete };
+            })
+            .catch((err: unknown): First => ({ kind: 'failed', err }));
+    const whole = first.then((p) => {
+      if (mine !== this.loads) throw aborted();
+      if (p.kind === 'failed' && p.err instanceof TypeError && p.err.message === FAILED_TO_FETCH) throw p.err;
+      return p.kind === 'page' && p.complete ? p.body : this.getStreamed(url, req.token, list);
+    });
+    this.whole = whole.then((body) => this.hold(mine, body));
     // a failure is answered by fleetComplete (and fleetLoad, when it waits for the whole list)
     this.whole.catch(() => {
       if (mine === this.loads) this.since = null;
     });
     if (req.firstPage === false) return this.whole;
-    const page = await this.get(`${url}&limit=${FIRST_PAGE}`, req.token).catch(() => undefined);
+    const p = await first;
     if (mine !== this.loads) throw aborted();
-    // no page (its request failed), or the whole list already in: answer the whole list's load
-    if (page === undefined || done) return this.whole;
-    const first = new Fleet();
-    first.load(page);
-    if (first.complete) {
-      // the page holds every sensor: it is the whole list
-      stop.abort();
-      this.whole = Promise.resolve(this.hold(mine, page));
-      return this.whole;
-    }
-    return this.hold(mine, page);
+    // no page (its request failed), or the page is the whole list: answer the whole list's load
+    if (p.kind !== 'page' || p.complete) return this.whole;
+    return this.hold(mine, p.body);
   }
 
   async fleetComplete(): Promise<FleetLoaded> {

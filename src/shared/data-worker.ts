@@ -1,5 +1,6 @@
 import { createDataWorker, type DataWorkerClient } from '../../workers/data-client';
 import { gatewayEndpoint, getIdToken, heldIdToken } from './api';
+import { takeStartedWorker } from './data-worker-start';
 
 let client: DataWorkerClient | undefined;
 
@@ -13,9 +14,12 @@ export function dataWorker(): DataWorkerClient['api'] {
     client.terminate();
     client = undefined;
   }
-  client ??= createDataWorker({ apiBase: gatewayEndpoint(), getIdToken, heldIdToken });
+  client ??= createDataWorker({ apiBase: gatewayEndpoint(), getIdToken, heldIdToken, worker: takeStartedWorker() });
   return client.api;
 }
+
+/** The gateway's address as the worker asks it (absolute: a worker resolves against its own script's address). */
+export const workerApiBase = () => new URL(gatewayEndpoint(), window.location.href).href.replace(/\/$/, '');
 
 /** The current ID token for a call the worker makes itself (a held one at once, else refreshed). */
 export async function workerToken(): Promise<string> {

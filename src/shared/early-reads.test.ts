@@ -3,6 +3,14 @@ import { z } from 'zod';
 import { configureGateway } from './api';
 import { EARLY_READ_TTL_MS, dropEarlyReads, notificationsFirstPage, readEarly, sensorRecordPath, startEarlyReads } from './early-reads';
 
+// the data worker: what the early reads ask of it
+const prefetched = vi.hoisted(() => [] as unknown[]);
+vi.mock('./data-worker', () => ({
+  dataWorker: () => ({ fleetPrefetch: async (req: unknown) => void prefetched.push(req) }),
+  workerApiBase: () => 'http://x/api',
+  workerToken: async () => 'token',
+}));
+
 const orgs = { organisations: [{ id: 'org-1', slug: 'riverbend-water' }] };
 const record = { sensor: { serial: 'AB12CD34' } };
 const firstCards = { notifications: [], sensors: {}, next: null };
@@ -51,9 +59,24 @@ describe('early reads (issue 34: a linked dashboard reads its organisations and 
     expect(asked).toHaveLength(2);
   });
 
+  it("on the sensors list, a sensor's dashboard or the map, has the data worker begin the organisation's fleet once the organisations name the slug", async () => {
+    gateway();
+    prefetched.length = 0;
+    startEarlyReads('/org/riverbend-water/sensors');
+    await vi.waitFor(() => expect(prefetched).toEqual([{ apiBase: 'http://x/api', token: 'token', orgId: 'org-1' }]));
+    startEarlyReads('/org/riverbend-water/sensors/AB12CD34');
+    startEarlyReads('/org/riverbend-water/map/AB12CD34');
+    await vi.waitFor(() => expect(prefetched).toHaveLength(3));
+    // not for another page, nor a slug the user is not in
+    startEarlyReads('/org/riverbend-water/notifications');
+    startEarlyReads('/org/elsewhere/sensors');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(prefetched).toHaveLength(3);
+  });
+
   it('reads only the organisations on any other address, with filters in the query, and for a slug the user is not in', async () => {
     const asked = gateway();
-    startEarlyReads('/org/riverbend-water/map');
+    startEarlyReads('/org/riverbend-water/settings');
     startEarlyReads('/org/riverbend-water/notifications', '?state=open');
     startEarlyReads('/org/elsewhere/sensors/AB12CD34');
     startEarlyReads('/org/elsewhere/notifications');

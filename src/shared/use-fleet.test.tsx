@@ -27,6 +27,7 @@ vi.mock('./data-worker', () => ({
     fleetLiveStop: () => undefined,
   }),
   workerToken: async () => 'token',
+  workerApiBase: () => 'http://localhost/api',
 }));
 vi.mock('./live', () => ({ liveBrokerUrl: async () => 'ws://localhost/mqtt' }));
 vi.mock('./api', () => ({ gatewayEndpoint: () => '/api' }));

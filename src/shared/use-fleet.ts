@@ -3,9 +3,8 @@ import type { OrgLiveHandlers } from '../contract/live.schema';
 import type { Sensor } from '../contract/sensor.schema';
 import type { SensorSummary } from '../domain/sensor-summary';
 import { messageForError } from '../domain/messages';
-import { gatewayEndpoint } from './api';
 import { reportClientError } from './client-errors';
-import { dataWorker, workerToken } from './data-worker';
+import { dataWorker, workerApiBase as apiBase, workerToken } from './data-worker';
 import { afterFirstDraw, holdFirstDraw } from './first-draw';
 import { liveBrokerUrl } from './live';
 import type { FleetLiveRows, FleetLoaded, FleetRows } from '../../workers/fleet';
@@ -145,7 +144,6 @@ const mapHeld = () => dataWorker().fleetMapHeld();
 const mapItems = (zoom: number, box: Box) => dataWorker().fleetMapItems(zoom, box);
 const mapExpansion = (generation: number, clusterId: number) => dataWorker().fleetMapExpansion(generation, clusterId);
 
-const apiBase = () => new URL(gatewayEndpoint(), window.location.href).href.replace(/\/$/, '');
 
 /**
  * The organisation's sensors, held by the data worker (DESIGN.md "At a customer's size"): the
