@@ -1,5 +1,6 @@
 import * as Comlink from 'comlink';
 import type { DataWorkerApi, LoadProgress, LoadRequest } from './data-api';
+import { newDataWorker, scriptFailed } from '../src/shared/data-worker-start';
 
 export interface DataWorkerClient {
   /** The worker's API; load() sends a fresh token first and wraps the progress callback for Comlink. */
@@ -20,22 +21,20 @@ function failingWith<T extends object>(remote: T, failed: Promise<never>): T {
 }
 
 /**
- * Starts the data worker (a module worker that Vite bundles with the WASM core) and returns a
+ * Starts the data worker (or wraps one started earlier) and returns a
  * typed proxy. Every load takes the current token: `heldIdToken` when it has one not due for
  * refresh, else `getIdToken` (which refreshes when due), so an expired token is never used.
  */
 export function createDataWorker(opts: { apiBase: string; getIdToken: () => Promise<string | undefined>; heldIdToken?: () => string | undefined; worker?: Worker }): DataWorkerClient {
   // a worker whose script was started earlier (src/shared/data-worker-start.ts), or a new one
-  const worker = opts.worker ?? new Worker(new URL('./data.worker.ts', import.meta.url), { type: 'module' });
+  const worker = opts.worker ?? newDataWorker();
   const remote = Comlink.wrap<DataWorkerApi>(worker);
   let broken = false;
   let fail!: (err: Error) => void;
   const failed = new Promise<never>((_, reject) => (fail = reject));
   failed.catch(() => undefined);
   worker.addEventListener('error', (e) => {
-    // an error thrown inside a running worker is an ErrorEvent, and the worker goes on; a plain
-    // error event is its script that could not be fetched: nothing will ever answer
-    if (typeof ErrorEvent !== 'undefined' && e instanceof ErrorEvent) return;
+    if (!scriptFailed(e)) return;
     broken = true;
     fail(new TypeError('Failed to fetch'));
   });

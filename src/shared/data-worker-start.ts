@@ -8,14 +8,23 @@
  */
 let started: { worker: Worker; failed: boolean } | undefined;
 
+/** A new data worker (a module worker that Vite bundles with the WASM core). */
+export const newDataWorker = () => new Worker(new URL('../../workers/data.worker.ts', import.meta.url), { type: 'module' });
+
+/**
+ * Whether a worker's error event says its script could not be fetched (offline on first use):
+ * nothing will ever answer. An error thrown inside a running worker is an ErrorEvent, and the
+ * worker goes on.
+ */
+export const scriptFailed = (e: Event) => !(typeof ErrorEvent !== 'undefined' && e instanceof ErrorEvent);
+
 /** Starts the data worker's script once (a later call does nothing until the client takes it). */
 export function startDataWorker(): void {
   if (started || typeof Worker === 'undefined') return;
-  const worker = new Worker(new URL('../../workers/data.worker.ts', import.meta.url), { type: 'module' });
-  const s = { worker, failed: false };
-  // a plain error event: the script could not be fetched (offline); the client then starts another
-  worker.addEventListener('error', (e) => {
-    if (!(typeof ErrorEvent !== 'undefined' && e instanceof ErrorEvent)) s.failed = true;
+  const s = { worker: newDataWorker(), failed: false };
+  // the client then starts another
+  s.worker.addEventListener('error', (e) => {
+    if (scriptFailed(e)) s.failed = true;
   });
   started = s;
 }
