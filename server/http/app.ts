@@ -37,7 +37,7 @@ import { bodyLimits } from './body-limit';
 import { cspReportRoutes } from './csp-report';
 import { apiFallback } from './fallback';
 import { securityHeaders } from './security-headers';
-import { compressJson, staticFiles } from './static-files';
+import { compressJson, REVALIDATE, staticFiles } from './static-files';
 
 /** One port: the app, the gateway, identity, ingest and (via upgrade) MQTT over WebSocket. */
 export function createApp(ctx: AppContext) {
@@ -101,7 +101,8 @@ export function createApp(ctx: AppContext) {
   app.route('/ingest', networkRoutes(ctx));
   app.route('/map', mapRoutes(ctx));
   app.route('/dev', devRoutes(ctx)); // 404 unless demo mode and a loopback client
-  app.get('/config.json', (c) => c.json(clientConfig(ctx, new URL(c.req.url))));
+  // revalidated every time: index.html preloads it and the client reads it with the default cache mode
+  app.get('/config.json', (c) => c.json(clientConfig(ctx, new URL(c.req.url)), 200, { 'Cache-Control': REVALIDATE }));
   // what none of the routes above answers is a JSON 404 or 405 there, never the app's HTML
   app.all('/api/*', apiFallback(app));
   app.all('/identity', apiFallback(app, 'cognito'));

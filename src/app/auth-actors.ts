@@ -7,6 +7,7 @@ import { AUTH_FLOW } from '../shared/amplify';
 import { closeLive } from '../shared/live-config';
 import { dropEarlyReads, startEarlyReads } from '../shared/early-reads';
 import { PRODUCT_NAME } from '../shared/page-title';
+import { preloadSignedIn } from './page-code';
 
 /** The identity service (aws-amplify) and the gateway behind the auth machine's named actors. */
 
@@ -75,8 +76,10 @@ export const liveAuthMachine = authMachine.provide({
       if (!done.isSignedIn) throw Object.assign(new Error(`Unsupported sign-in step ${done.nextStep.signInStep}`), { name: 'UnsupportedSignInStep' });
     }),
     loadCurrentUser: fromPromise(async ({ input }: { input: { email: string } }): Promise<CurrentUser> => {
-      // the pages after this read the organisations (and a linked sensor's record or the notifications): begin those reads now, beside it
-      startEarlyReads(window.location.pathname, window.location.search);
+      // the pages after this read the organisations (and a linked sensor's record, the notifications
+      // or the fleet): begin those reads now, beside it, and fetch the page's code behind them
+      const { pathname, search } = window.location;
+      void startEarlyReads(pathname, search).then(() => preloadSignedIn(pathname));
       const email = await sessionEmail(input.email);
       return api.get('/users/current-v2', { query: { email }, schema: currentUserSchema });
     }),

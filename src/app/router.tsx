@@ -10,8 +10,7 @@ import { CatchAll, Landing, RequireAuth, SignedOutOnly } from './guards';
 import { supportHref } from './links';
 import { PageTitle, titled } from './page-title';
 import { RouteErrorPage } from './pages/status-pages';
-import { bothOrFirstAndWait, loader } from './lazy-now';
-import { startDataWorker } from '../shared/data-worker-start';
+import { mapCode, notificationsCode, organisationsCode, orgLayoutCode, orgSettingsCode, preloadSignedIn, sensorsCode, serviceRoutesCode } from './page-code';
 import { ORG_SETTINGS_TITLES } from '../features/org-settings/section-titles';
 import { USER_SETTINGS_TITLES } from '../features/user-settings/section-titles';
 
@@ -23,24 +22,15 @@ const AcceptPage = lazy(() => import('../features/auth/accept-page').then((m) =>
 const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })));
 const VerifyEmailPage = lazy(() => import('../features/auth/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })));
 const SignupPage = lazy(() => import('../features/signup/signup-page').then((m) => ({ default: m.SignupPage })));
-const notificationsCode = loader(() => import('../features/notifications/notifications-page'));
 const NotificationsPage = notificationsCode.component((m) => m.NotificationsPage);
 const ClientErrorsPage = lazy(() => import('../features/client-errors/client-errors-page').then((m) => ({ default: m.ClientErrorsPage })));
-const orgSettingsCode = loader(() => import('../features/org-settings/settings-frame'));
 const OrgSettingsPage = orgSettingsCode.component((m) => m.OrgSettingsPage);
 const ApiDocsPage = lazy(() => import('../features/api-docs/api-docs-page').then((m) => ({ default: m.ApiDocsPage })));
 const UserSettingsArea = lazy(() => import('./user-settings-area').then((m) => ({ default: m.UserSettingsArea })));
 const UserSettings = lazy(() => import('./user-settings-area').then((m) => ({ default: m.UserSettings })));
-const sensorsCode = loader(() => import('./sensors-area'));
 const SensorsArea = sensorsCode.component((m) => m.SensorsArea);
-const mapCode = loader(() => import('./map-area'));
 const MapArea = mapCode.component((m) => m.MapArea);
-const serviceRoutesCode = loader(() => import('./service-routes-area'));
 const ServiceRoutes = serviceRoutesCode.component((m) => m.ServiceRoutes);
-// The signed-in frame (the organisations gate, the app frame with its menus, org switcher and
-// dialogs) loads after sign-in too: the sign-in page ships only what it draws.
-const organisationsCode = loader(() => import('./organisations'));
-const orgLayoutCode = loader(() => import('./org-layout'));
 const OrgsGateNow = organisationsCode.component((m) => m.OrgsGate);
 const DefaultOrgRedirectNow = organisationsCode.component((m) => m.DefaultOrgRedirect);
 const OrgLayoutNow = orgLayoutCode.component((m) => m.OrgLayout);
@@ -48,44 +38,6 @@ const DefaultSectionRedirectNow = orgLayoutCode.component((m) => m.DefaultSectio
 const SectionPageNow = orgLayoutCode.component((m) => m.SectionPage);
 const RequireMeterReadingNow = orgLayoutCode.component((m) => m.RequireMeterReading);
 
-/** The section of /org/{slug}/{section}..., whose page's code a signed-in visit fetches beside the frame's. */
-const SECTION_CODE: Record<string, () => Promise<unknown>> = {
-  sensors: sensorsCode.load,
-  map: mapCode.load,
-  notifications: notificationsCode.load,
-  settings: orgSettingsCode.load,
-  'service-routes': serviceRoutesCode.load,
-};
-
-/**
- * How long the signed-in splash waits for the section's code once the frame's is in. On loopback
- * and a fast line both come together and the page draws at once; on a slow phone line the frame
- * shows after this, with the section loading inside it.
- */
-const SECTION_WAIT_MS = 500;
-
-/**
- * A signed-in visit to an organisation's page: the frame's chunks, the page's own (its section's)
- * and, for the sensors and the map, the data worker (which fetches the fleet) start together while
- * the user is read, not one after another as each lazy level renders; on slow 4G each of those
- * steps is a round trip and more. Without it a section's code was asked for only once the frame
- * had loaded and drawn (the notifications page's about 0.3 s after the frame's, benchmark 22).
- */
-function preloadSignedIn(pathname: string): Promise<unknown> | undefined {
-  if (!/^\/org(?:\/|$)/.test(pathname)) return undefined;
-  const section = /^\/org\/[^/]+\/([^/]+)/.exec(pathname)?.[1];
-  // the fleet's pages: the worker's script first, then its client's code, ahead of the pages' chunks
-  // in the browser's queue (six requests at a time over HTTP/1.1), so the fleet's first page is
-  // asked for as soon as the organisations are in (src/shared/early-reads.ts)
-  if (section === 'sensors' || section === 'map') {
-    startDataWorker();
-    void import('../shared/data-worker').then((m) => m.dataWorker());
-  }
-  const frame = Promise.all([organisationsCode.load(), orgLayoutCode.load()]);
-  const code = section !== undefined && Object.hasOwn(SECTION_CODE, section) ? SECTION_CODE[section] : undefined;
-  // a failure settles it too: the page's own import reports it when it renders
-  return bothOrFirstAndWait(frame, code ? code() : Promise.resolve(), SECTION_WAIT_MS);
-}
 const Lazy = ({ children }: { children: ReactNode }) => (
   <Suspense
     fallback={

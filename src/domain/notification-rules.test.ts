@@ -86,6 +86,21 @@ describe('notification view window (monitoring-client 4)', () => {
   });
 });
 
+describe('end of day in a zone', () => {
+  it("gives luxon's end of the day every 37 minutes over 200 days across daylight-saving changes, in zones with whole, half and quarter hours, asked in any order", () => {
+    const zones = [NZ, 'Pacific/Chatham', 'Australia/Adelaide', 'America/St_Johns', 'UTC'];
+    const from = DateTime.fromISO('2026-03-28T00:00:00Z').toMillis(); // New Zealand's and Chatham's daylight saving ends 5 April, begins 27 September
+    const times: number[] = [];
+    for (let t = from; t < from + 200 * 24 * 60 * MIN; t += 37 * MIN) times.push(t);
+    // shuffled the same way each run: later days learnt before earlier ones
+    const order = times.map((t, i) => [t, (i * 7919) % times.length] as const).sort((a, b) => a[1] - b[1]).map(([t]) => t);
+    for (const zone of zones) for (const t of order) expect(endOfDay(t, zone), `${zone} ${new Date(t).toISOString()}`).toBe(DateTime.fromMillis(t, { zone }).endOf('day').toMillis());
+  });
+  it('is not a number in a zone luxon does not know, as before', () => {
+    expect(endOfDay(NOW, 'Nowhere/Atlantis')).toBeNaN();
+  });
+});
+
 describe('dashboard notification display (monitoring-client 4)', () => {
   const sensor = { id: 's1', alarms: { '0': { type: 'DELTA_INCREASING' as const, threshold: 100, enabled: true } } };
   it('shows only open notifications of this sensor', () => {

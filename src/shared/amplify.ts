@@ -22,7 +22,8 @@ export const clientConfigSchema = z.object({
 
 /** Fetches and checks the runtime configuration (fails naming every field that is wrong). */
 export async function loadClientConfig(url = '/config.json'): Promise<ClientConfig> {
-  const res = await fetch(url, { cache: 'no-store' });
+  // the browser's default cache mode, so index.html's preload of it is used (the server sends it no-cache)
+  const res = await fetch(url);
   if (!res.ok) throw new Error(`${url} answered ${res.status}`);
   const parsed = clientConfigSchema.safeParse(await res.json());
   if (!parsed.success) throw new Error(`${url} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);

@@ -42,6 +42,8 @@ export interface CallOptions<T> {
   unsigned?: boolean;
   /** Extra request headers (the record call's Idempotency-Key). */
   headers?: Record<string, string>;
+  /** Told when the request is handed to the network (after the token is in): the early reads' own requests go before the page's code (src/shared/early-reads.ts). */
+  sent?: () => void;
 }
 
 const answered = new Set<() => void>();
@@ -83,7 +85,9 @@ export async function call<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'PATCH'
   let res: Response;
   let text: string;
   try {
-    res = await fetch(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: ctrl.signal });
+    const answer = fetch(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: ctrl.signal });
+    opts.sent?.();
+    res = await answer;
     text = await res.text();
   } catch (err) {
     if ((err as Error).name === 'AbortError' && !timedOut) throw err;

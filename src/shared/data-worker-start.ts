@@ -1,6 +1,6 @@
 /**
  * The data worker's script started as early as a signed-in visit to the sensors list or the map
- * is known (src/app/router.tsx preloadSignedIn), before the client's code (Comlink, in its own
+ * is known (src/app/page-code.ts preloadSignedIn), before the client's code (Comlink, in its own
  * chunk) has loaded: the worker's script and WASM core are fetched and compiled on the worker's
  * thread while the page's chunks load, and the fleet's first page can be asked for as soon as the
  * organisations name the address's id (src/shared/early-reads.ts). This module is in the entry

@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { configureGateway } from './api';
-import { EARLY_READ_TTL_MS, dropEarlyReads, notificationsFirstPage, readEarly, sensorRecordPath, startEarlyReads } from './early-reads';
+import { EARLY_READ_TTL_MS, ORG_IDS_KEY, dropEarlyReads, notificationsFirstPage, readEarly, sensorRecordPath, startEarlyReads } from './early-reads';
 
 // the data worker: what the early reads ask of it
 const prefetched = vi.hoisted(() => [] as unknown[]);
@@ -15,12 +15,12 @@ const orgs = { organisations: [{ id: 'org-1', slug: 'riverbend-water' }] };
 const record = { sensor: { serial: 'AB12CD34' } };
 const firstCards = { notifications: [], sensors: {}, next: null };
 
-/** The gateway over a fake fetch that answers by path and logs what was asked. */
-function gateway() {
+/** The gateway over a fake fetch that answers by path and logs what was asked; the organisations' answer waits for `orgsAnswer`. */
+function gateway(orgsAnswer: Promise<void> = Promise.resolve()) {
   const asked: string[] = [];
   vi.stubGlobal('fetch', async (url: URL) => {
     asked.push(url.pathname + url.search);
-    if (url.pathname === '/api/organisations') return new Response(JSON.stringify(orgs));
+    if (url.pathname === '/api/organisations') return orgsAnswer.then(() => new Response(JSON.stringify(orgs)));
     if (url.pathname === '/api/organisations/org-1/sensors/AB12CD34') return new Response(JSON.stringify(record));
     if (url.pathname === '/api/organisations/org-1/notifications') return new Response(JSON.stringify(firstCards));
     return new Response('{"code":"NOT_FOUND","message":"nope"}', { status: 404 });
@@ -31,7 +31,30 @@ function gateway() {
 
 const anyBody = z.object({}).passthrough();
 
+/** The browser's localStorage, in memory (Node has none). */
+function memoryStorage(): Storage {
+  const items = new Map<string, string>();
+  return {
+    get length() {
+      return items.size;
+    },
+    clear: () => items.clear(),
+    getItem: (k) => items.get(k) ?? null,
+    key: (i) => [...items.keys()][i] ?? null,
+    removeItem: (k) => void items.delete(k),
+    setItem: (k, v) => void items.set(k, String(v)),
+  };
+}
+
+/** A promise and its release. */
+function gate() {
+  let release!: () => void;
+  const wait = new Promise<void>((r) => (release = r));
+  return { wait, release };
+}
+
 describe('early reads (issue 34: a linked dashboard reads its organisations and record beside the user)', () => {
+  beforeEach(() => vi.stubGlobal('localStorage', memoryStorage()));
   afterEach(() => {
     dropEarlyReads();
     vi.unstubAllGlobals();
@@ -104,5 +127,65 @@ describe('early reads (issue 34: a linked dashboard reads its organisations and 
     dropEarlyReads();
     await readEarly('/organisations', anyBody);
     expect(organisationReads()).toBe(5);
+  });
+
+  it("remembers each slug's id from the organisations' answer: the next visit sends its page's read beside the organisations, before their answer", async () => {
+    const first = gate();
+    const asked = gateway(first.wait);
+    // nothing remembered: the page's read waits for the answer
+    await startEarlyReads('/org/riverbend-water/notifications'); // resolves once what it read at once is sent
+    expect(asked).toEqual(['/api/organisations']);
+    first.release();
+    await vi.waitFor(() => expect(asked).toHaveLength(2));
+    expect(JSON.parse(localStorage.getItem(ORG_IDS_KEY)!)).toEqual({ 'riverbend-water': 'org-1' });
+    await readEarly('/organisations', anyBody);
+    await readEarly(notificationsFirstPage('org-1'), anyBody);
+
+    // the next page load: both sent before the organisations answer
+    const second = gate();
+    const again = gateway(second.wait);
+    await startEarlyReads('/org/riverbend-water/notifications');
+    expect(again).toEqual(['/api/organisations', '/api/organisations/org-1/notifications?limit=50']);
+    second.release();
+    expect(await readEarly(notificationsFirstPage('org-1'), anyBody)).toEqual(firstCards);
+    await readEarly('/organisations', anyBody);
+    expect(again).toHaveLength(2); // the answer confirmed the id: nothing read twice
+    // a sensor's record and the fleet at once too
+    prefetched.length = 0;
+    const third = gate();
+    const more = gateway(third.wait);
+    await startEarlyReads('/org/riverbend-water/sensors/AB12CD34');
+    expect(more).toEqual(['/api/organisations', '/api/organisations/org-1/sensors/AB12CD34']);
+    await vi.waitFor(() => expect(prefetched).toEqual([{ apiBase: 'http://x/api', token: 'token', orgId: 'org-1' }]));
+    third.release();
+  });
+
+  it("an id the answer no longer gives the slug: the page's read goes again with the answer's id, the read with the old one is never handed over, and the answer's ids replace the old", async () => {
+    localStorage.setItem(ORG_IDS_KEY, JSON.stringify({ 'riverbend-water': 'org-old', gone: 'org-9' }));
+    const asked = gateway();
+    startEarlyReads('/org/riverbend-water/sensors/AB12CD34');
+    await vi.waitFor(() => expect(asked).toEqual(['/api/organisations', '/api/organisations/org-old/sensors/AB12CD34', '/api/organisations/org-1/sensors/AB12CD34']));
+    expect(await readEarly(sensorRecordPath('org-1', 'AB12CD34'), anyBody)).toEqual(record);
+    await expect(readEarly(sensorRecordPath('org-old', 'AB12CD34'), anyBody)).rejects.toMatchObject({ status: 404 });
+    expect(asked).toHaveLength(4); // read anew: the held read of the old id was dropped
+    expect(JSON.parse(localStorage.getItem(ORG_IDS_KEY)!)).toEqual({ 'riverbend-water': 'org-1' });
+  });
+
+  it('signing out forgets the ids; ids it cannot read are as none', async () => {
+    gateway();
+    await startEarlyReads('/org/riverbend-water/notifications');
+    await vi.waitFor(() => expect(localStorage.getItem(ORG_IDS_KEY)).not.toBeNull());
+    dropEarlyReads();
+    expect(localStorage.getItem(ORG_IDS_KEY)).toBeNull();
+    for (const kept of ['not json', '["org-1"]', '{"riverbend-water": 7}']) {
+      localStorage.setItem(ORG_IDS_KEY, kept);
+      const held = gate();
+      const asked = gateway(held.wait);
+      await startEarlyReads('/org/riverbend-water/notifications');
+      expect(asked).toEqual(['/api/organisations']);
+      held.release();
+      await vi.waitFor(() => expect(asked).toHaveLength(2));
+      dropEarlyReads();
+    }
   });
 });

@@ -76,6 +76,18 @@ describe('the built client (dist/): compressed, hashed assets immutable, index.h
     }
   });
 
+  it('preloads /config.json from index.html, before the chunks, and serves it revalidated (the client reads it with the default cache mode)', async () => {
+    const html = readFileSync(join(dist, 'index.html'), 'utf8');
+    const preload = html.indexOf('<link rel="preload" href="/config.json" as="fetch" crossorigin="anonymous"');
+    expect(preload).toBeGreaterThan(0);
+    expect(preload).toBeLessThan(html.indexOf('<script type="module"'));
+    // the classic script every module needs first, asked for before the chunks too
+    expect(html.indexOf('<script src="/zod-jitless.js"></script>')).toBeLessThan(html.indexOf('<script type="module"'));
+    const res = await fetch(`${s.url}/config.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe(REVALIDATE);
+  });
+
   it('answers a missing /assets/ file 404, not with the app page under a year-long cache', async () => {
     const res = await fetch(`${s.url}/assets/index-00000000.js`, { headers: BOTH });
     expect(res.status).toBe(404);
