@@ -188,4 +188,12 @@ describe('early reads (issue 34: a linked dashboard reads its organisations and 
       dropEarlyReads();
     }
   });
+
+  it('settles once its reads have failed when they could not be sent (no token), so what waits on it goes on', async () => {
+    const asked = gateway();
+    configureGateway({ endpoint: '/api', getIdToken: async () => undefined });
+    await startEarlyReads('/org/riverbend-water/notifications');
+    expect(asked).toEqual([]);
+    await expect(readEarly('/organisations', anyBody)).rejects.toMatchObject({ code: 'NOT_LOGGED_IN' });
+  });
 });

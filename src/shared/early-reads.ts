@@ -70,11 +70,14 @@ function rememberedOrgId(slug: string): string | undefined {
   }
 }
 
+/** At most this many slugs are kept (a site admin's list may hold every organisation): the rest wait for the answer. */
+const ORG_IDS_KEPT = 1_000;
+
 /** Keeps each organisation's slug and id from an organisations answer (the whole set: a slug no longer there is forgotten). */
 function rememberOrgIds(orgs: unknown): void {
   if (!Array.isArray(orgs)) return;
   const ids: OrgIds = {};
-  for (const o of orgs as { id?: unknown; slug?: unknown }[]) if (typeof o?.slug === 'string' && typeof o.id === 'string') ids[o.slug] = o.id;
+  for (const o of (orgs as { id?: unknown; slug?: unknown }[]).slice(0, ORG_IDS_KEPT)) if (typeof o?.slug === 'string' && typeof o.id === 'string') ids[o.slug] = o.id;
   try {
     storage()?.setItem(ORG_IDS_KEY, JSON.stringify(ids));
   } catch {
@@ -96,7 +99,10 @@ export function startEarlyReads(pathname: string, search = ''): Promise<void> {
   const readNow = (path: string) => {
     let told!: () => void;
     sent.push(new Promise<void>((r) => (told = r)));
-    return hold(path, api.get(path, { sent: told }));
+    const read = api.get(path, { sent: told });
+    // a read that failed before it was sent (no token) settles it too
+    void read.then(told, told);
+    return hold(path, read);
   };
   const orgs = readNow(ORGANISATIONS);
   const sensor = SENSOR_ADDRESS.exec(pathname);
