@@ -7,6 +7,8 @@
  * chunk, so it holds nothing but the worker.
  */
 let started: { worker: Worker; failed: boolean } | undefined;
+/** The client has asked for its worker: it has one (this one or its own), so none is started early any more. */
+let asked = false;
 
 /** A new data worker (a module worker that Vite bundles with the WASM core). */
 export const newDataWorker = () => new Worker(new URL('../../workers/data.worker.ts', import.meta.url), { type: 'module' });
@@ -18,9 +20,13 @@ export const newDataWorker = () => new Worker(new URL('../../workers/data.worker
  */
 export const scriptFailed = (e: Event) => !(typeof ErrorEvent !== 'undefined' && e instanceof ErrorEvent);
 
-/** Starts the data worker's script once (a later call does nothing until the client takes it). */
+/**
+ * Starts the data worker's script once, unless the client has already asked for its worker (an
+ * early read can make the client before the page's code is preloaded, and a worker started then
+ * would never be taken).
+ */
 export function startDataWorker(): void {
-  if (started || typeof Worker === 'undefined') return;
+  if (started || asked || typeof Worker === 'undefined') return;
   const s = { worker: newDataWorker(), failed: false };
   // the client then starts another
   s.worker.addEventListener('error', (e) => {
@@ -31,6 +37,7 @@ export function startDataWorker(): void {
 
 /** The worker started early, once, for the client to wrap; undefined when none was started or its script failed to load. */
 export function takeStartedWorker(): Worker | undefined {
+  asked = true;
   const s = started;
   started = undefined;
   if (!s) return undefined;
