@@ -6,8 +6,9 @@ import { api } from './api';
  * the code of the page that needs them has loaded (issue 34: a dashboard opened by link waited
  * for the user, then the organisations, then its record, one after another, each behind its
  * page's code). The organisations always; once the slug's id is known (remembered by this
- * browser from the last organisations answer, else from the answer), on a sensor's address that sensor's record, and on the notifications page without filters its first
- * page; on the sensors list or the map (a sensor's dashboard among them), the organisation's fleet,
+ * browser from the last organisations answer, else from the answer), on a sensor's address that
+ * sensor's record, and on the notifications page without filters its first page; on the sensors
+ * list or the map (a sensor's dashboard among them), the organisation's fleet,
  * which the data worker begins loading (`fleetPrefetch`, workers/fleet.ts) and the page's own load
  * takes. Each is taken once by the page that would have read it, within
  * EARLY_READ_TTL_MS; after that the page reads as before. A failed early read is that page's
