@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, signIn } from './browser';
+import { ownServerDriver } from './session';
 import { startTestServer, type TestServer } from '../server/harness';
 import { makeSensor } from '../server/fixtures';
 import { sendUplink } from '../server/live-helpers';
@@ -16,7 +17,7 @@ describe('the monitoring client against a product whose data changes under it: i
   let riverbend: string;
 
   beforeAll(async () => {
-    s = await startTestServer('pglite', { SEED_DEMO: 'true', SIMULATOR: 'false', DEMO_MODE: 'true' });
+    s = await startTestServer(ownServerDriver(), { SEED_DEMO: 'true', SIMULATOR: 'false', DEMO_MODE: 'true' });
     riverbend = (await s.ctx.db.query<{ id: string }>(`SELECT id FROM organisations WHERE slug = 'riverbend-water'`))[0].id;
     browser = await launchBrowser();
   });

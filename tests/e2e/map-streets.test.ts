@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { useBrowser } from './session';
+import { ownServerDriver, useBrowser } from './session';
 import { startTestServer, type TestServer } from '../server/harness';
 import { WEIR, writeTestStreetArchive } from '../server/pmtiles-fixture';
 
@@ -23,7 +23,7 @@ describe('the street map from a PMTiles archive (issue 34)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tidewatch-streets-'));
     writeTestStreetArchive(join(dir, 'region.pmtiles'));
-    s = await startTestServer('pglite', { SEED_DEMO: 'true', DEMO_MODE: 'true', MAP_PMTILES_PATH: join(dir, 'region.pmtiles') });
+    s = await startTestServer(ownServerDriver(), { SEED_DEMO: 'true', DEMO_MODE: 'true', MAP_PMTILES_PATH: join(dir, 'region.pmtiles') });
   }, 240_000);
   afterAll(async () => {
     await s?.close();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { useBrowser } from './session';
+import { ownServerDriver, useBrowser } from './session';
 import { startTestServer, type TestServer } from '../server/harness';
 
 /**
@@ -32,7 +32,7 @@ describe('map types (issue 34)', () => {
     });
     await new Promise<void>((resolve) => styleServer.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(styleServer.address() as AddressInfo).port}`;
-    s = await startTestServer('pglite', {
+    s = await startTestServer(ownServerDriver(), {
       SEED_DEMO: 'true',
       DEMO_MODE: 'true',
       MAP_STYLE_URL_SATELLITE: `${base}/satellite.json`,

@@ -92,10 +92,19 @@ async function reportOpenPages(browser: Browser, testName: string): Promise<void
 }
 
 /**
+ * The database of a browser file's own server: a new one on the machine's PostgreSQL when
+ * TEST_DATABASE_URL names one (CI), so the demo world's seed and every page's reads run natively
+ * there instead of in PGlite's WebAssembly inside the test's process, which shares the machine's
+ * two cores with the browser; PGlite otherwise. (The shared server, global-setup's, is the
+ * product as `npm start` runs it, on its embedded database.)
+ */
+export const ownServerDriver = (): 'postgres' | 'pglite' => (process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite');
+
+/**
  * A product of the file's own (built client, demo world, embedded broker, no simulator), so what
  * the file changes does not move the ground under other files. Call in beforeAll.
  */
-export const startOwnDemoServer = (): Promise<TestServer> => startTestServer('pglite', { SEED_DEMO: 'true', SIMULATOR: 'false', DEMO_MODE: 'true' });
+export const startOwnDemoServer = (): Promise<TestServer> => startTestServer(ownServerDriver(), { SEED_DEMO: 'true', SIMULATOR: 'false', DEMO_MODE: 'true' });
 
 /** An account's ID token from the identity endpoint, asked as aws-amplify's USER_PASSWORD_AUTH asks. */
 export async function idToken(baseUrl: string, email: string, password = DEMO_PASSWORD): Promise<string> {
