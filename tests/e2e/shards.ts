@@ -14,41 +14,41 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * Seconds each file took in a two-shard run on a 2-core machine (4 Dec 2026: one shard's files
- * from CI's log, the other's run alone at load 3 to 5; a11y, chart, mfa-required and auth, whose
- * times that log did not keep, share their shard's remainder by their earlier weights); only the
- * order and the shards' balance matter.
+ * Seconds each file took in a two-shard run on a 2-core machine (4 Dec 2026; the files with a
+ * server of their own, `startOwnDemoServer` and the like, from runs on PostgreSQL alone, scaled by
+ * the 1.26 that the other files took longer in the two-shard run than alone); only the order and
+ * the shards' balance matter.
  */
 const WEIGHT: Record<string, number> = {
-  'a11y.test.ts': 217,
-  'org-settings.test.ts': 123,
-  'remote-tasks.test.ts': 118,
-  'map.test.ts': 104,
-  'user-settings.test.ts': 94,
-  'chart.test.ts': 90,
-  'setup.test.ts': 75,
-  'routes.test.ts': 75,
-  'notifications.test.ts': 74,
-  'mfa-required.test.ts': 74,
-  'reader.test.ts': 71,
-  'fleet.test.ts': 68,
-  'auth.test.ts': 49,
-  'app-loads.test.ts': 40, // alone, with its page-title tests
-  'sensors.test.ts': 50,
-  'client-gaps-own-server.test.ts': 36,
-  'live.test.ts': 33,
-  'mfa.test.ts': 32,
-  'client-gaps.test.ts': 29,
-  'layout.test.ts': 28,
-  'map-types.test.ts': 28,
-  'keyboard.test.ts': 28,
-  'signup.test.ts': 27,
-  'map-streets.test.ts': 26,
-  'webhooks.test.ts': 18,
-  'bundles.test.ts': 18,
-  'layout-switch.test.ts': 14,
-  'auth-invite.test.ts': 12,
-  'invitation-prompt.test.ts': 14,
+  'a11y.test.ts': 141,
+  'map.test.ts': 114,
+  'remote-tasks.test.ts': 99,
+  'user-settings.test.ts': 92,
+  'routes.test.ts': 89,
+  'reader.test.ts': 89,
+  'org-settings.test.ts': 82,
+  'notifications.test.ts': 70,
+  'setup.test.ts': 69,
+  'chart.test.ts': 58,
+  'fleet.test.ts': 53,
+  'live.test.ts': 52,
+  'sensors.test.ts': 52,
+  'mfa-required.test.ts': 47,
+  'mfa.test.ts': 45,
+  'client-gaps-own-server.test.ts': 41,
+  'auth.test.ts': 40,
+  'client-gaps.test.ts': 34,
+  'layout.test.ts': 27,
+  'keyboard.test.ts': 24,
+  'signup.test.ts': 22,
+  'bundles.test.ts': 21,
+  'webhooks.test.ts': 20,
+  'map-types.test.ts': 18,
+  'app-loads.test.ts': 16,
+  'invitation-prompt.test.ts': 16,
+  'map-streets.test.ts': 15,
+  'layout-switch.test.ts': 9,
+  'auth-invite.test.ts': 7,
 };
 const DEFAULT_WEIGHT = 15;
 
