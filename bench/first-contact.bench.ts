@@ -4,7 +4,10 @@
 // transferred (compressed bytes on the wire) for both, and /login's largest contentful paint.
 // Lighthouse's mobile profile simulates a slow 4G phone (Lantern), its desktop profile a fast
 // cable line: the scores are the same measure a customer's Lighthouse gives. BENCH_LH_REPORT=dir
-// keeps each run's Lighthouse report (JSON) there, to find what a score lost on.
+// keeps each run's Lighthouse report (JSON) there, to find what a score lost on. Each audit's
+// benchmarkIndex (Lighthouse's measure of the host's CPU) is printed, and one row, reported beside
+// the targets, scores the mobile dashboard again at the CPU slowdown Lighthouse's calibration table
+// gives the host (midTierMobileSlowdown): how much of the mobile gap is the machine's.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
