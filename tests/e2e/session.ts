@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_PASSWORD, launchBrowser, signIn } from './browser';
-import { startTestServer, type TestServer } from '../server/harness';
+import { startTestServer, testDrivers, type TestServer } from '../server/harness';
 
 export interface PageOptions {
   /** Opened after signing in (a path of the app, e.g. '/org/riverbend-water/sensors'). */
@@ -93,12 +93,13 @@ async function reportOpenPages(browser: Browser, testName: string): Promise<void
 
 /**
  * The database of a browser file's own server: a new one on the machine's PostgreSQL when
- * TEST_DATABASE_URL names one (CI), so the demo world's seed and every page's reads run natively
- * there instead of in PGlite's WebAssembly inside the test's process, which shares the machine's
- * two cores with the browser; PGlite otherwise. (The shared server, global-setup's, is the
- * product as `npm start` runs it, on its embedded database.)
+ * TEST_DATABASE_URL names one (CI; the server suites' `testDrivers` then include it), so the demo
+ * world's seed and every page's reads run natively there instead of in PGlite's WebAssembly inside
+ * the test's process, which shares the machine's two cores with the browser; PGlite otherwise.
+ * (The shared server, global-setup's, is the product as `npm start` runs it, on its embedded
+ * database.)
  */
-export const ownServerDriver = (): 'postgres' | 'pglite' => (process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite');
+export const ownServerDriver = (): 'postgres' | 'pglite' => (testDrivers.includes('postgres') ? 'postgres' : 'pglite');
 
 /**
  * A product of the file's own (built client, demo world, embedded broker, no simulator), so what
