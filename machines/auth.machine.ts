@@ -48,6 +48,11 @@ export interface AuthContext {
   createdSelf: boolean;
   /** The authenticator key of a setup the sign-in asked for (shown until its first code is accepted). */
   totpSetup: TotpSetupRequired | null;
+  /**
+   * The last sign-out was the user's own Log out, not an expired session: the guards then send them
+   * to a plain /login, not back to the page they left (whoever signs in next starts at their home).
+   */
+  loggedOut: boolean;
 }
 
 export type AuthEvent =
@@ -67,7 +72,7 @@ export type AuthEvent =
   | { type: 'SESSION_EXPIRED' }
   | { type: 'LOGOUT' };
 
-const initialContext: AuthContext = { email: '', user: null, error: null, notice: null, createdSelf: false, totpSetup: null };
+const initialContext: AuthContext = { email: '', user: null, error: null, notice: null, createdSelf: false, totpSetup: null, loggedOut: false };
 const outputOf = (event: unknown) => (event as { output?: unknown }).output;
 const errorCode = (error: unknown) => (error as { code?: string } | null)?.code;
 const errorText = (error: unknown) => (error as { message?: string } | null)?.message;
@@ -112,7 +117,7 @@ export const authMachine = setup({
   },
   actions: {
     clearMessages: assign({ error: null, notice: null }),
-    resetAll: assign(() => ({ ...initialContext })),
+    resetAll: assign(({ event }) => ({ ...initialContext, loggedOut: event.type === 'LOGOUT' })),
   },
 }).createMachine({
   id: 'auth',

@@ -2,15 +2,15 @@
 import { MantineProvider } from '@mantine/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { MemoryRouter, Route, Routes, useSearchParams } from 'react-router-dom';
 import { AuthContext, type AuthRef } from './auth-context';
 import { RequireAuth } from './guards';
 
 afterEach(cleanup);
 
 /** An auth actor as the guards read it: a snapshot with matches(), and subscribers told of each change. */
-function authIn(state: string) {
-  let snapshot = { matches: (s: string) => s === state };
+function authIn(state: string, context = { loggedOut: false }) {
+  let snapshot = { matches: (s: string) => s === state, context };
   const listeners = new Set<() => void>();
   const ref = {
     getSnapshot: () => snapshot,
@@ -20,11 +20,17 @@ function authIn(state: string) {
       return { unsubscribe: () => listeners.delete(f) };
     },
   } as unknown as AuthRef;
-  const to = (next: string) => {
-    snapshot = { matches: (s: string) => s === next };
+  const to = (next: string, nextContext = context) => {
+    snapshot = { matches: (s: string) => s === next, context: nextContext };
     listeners.forEach((f) => f());
   };
   return { ref, to };
+}
+
+/** The login route, saying where it would go back to. */
+function SignIn() {
+  const [params] = useSearchParams();
+  return <p>sign in{params.has('redirect') ? `, then back to ${params.get('redirect')}` : ''}</p>;
 }
 
 function renderGuarded(auth: AuthRef, onSession: (pathname: string) => Promise<unknown> | void) {
@@ -36,7 +42,7 @@ function renderGuarded(auth: AuthRef, onSession: (pathname: string) => Promise<u
             <Route element={<RequireAuth onSession={onSession} />}>
               <Route path="/org/*" element={<p>the page</p>} />
             </Route>
-            <Route path="/login" element={<p>sign in</p>} />
+            <Route path="/login" element={<SignIn />} />
           </Routes>
         </MemoryRouter>
       </AuthContext.Provider>
@@ -87,6 +93,15 @@ describe('RequireAuth: the splash stays until the code the session preloads is i
     const auth = authIn('signedOut');
     renderGuarded(auth.ref, () => new Promise(() => undefined));
     await act(async () => undefined);
+    expect(screen.getByText('sign in, then back to /org/acme/notifications')).toBeTruthy();
+  });
+
+  it('sends a user whose session ended on this page by their own Log out to a plain sign-in, with no way back', async () => {
+    const auth = authIn('authenticated');
+    renderGuarded(auth.ref, () => undefined);
+    await act(async () => undefined);
+    act(() => auth.to('signingOut', { loggedOut: true }));
+    act(() => auth.to('unauthenticated', { loggedOut: true }));
     expect(screen.getByText('sign in')).toBeTruthy();
   });
 });

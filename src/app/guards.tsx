@@ -61,8 +61,12 @@ export function ToReaderApp({ path = READER_APP_PATH }: { path?: string }) {
  * 300 ms after the last fallback it showed (docs/performance.md).
  */
 export function RequireAuth({ onSession }: { onSession?: (pathname: string) => Promise<unknown> | void }) {
+  const auth = useAuthRef();
   const phase = useAuthPhase();
-  const hasSession = useSelector(useAuthRef(), (s) => s.matches('loadingUser') || s.matches('authenticated'));
+  const hasSession = useSelector(auth, (s) => s.matches('loadingUser') || s.matches('authenticated'));
+  // Log out navigates to /login itself, but on a slow device the sign-out can finish before that
+  // navigation's render commits: this page then redirects too, to the same plain /login
+  const loggedOut = useSelector(auth, (s) => s.context.loggedOut);
   const { pathname, search } = useLocation();
   const [codeIn, setCodeIn] = useState(!onSession);
   useEffect(() => {
@@ -79,7 +83,7 @@ export function RequireAuth({ onSession }: { onSession?: (pathname: string) => P
     // once a session: a later navigation loads its page as it renders
   }, [hasSession]);
   if (phase === 'pending' || (phase === 'in' && !codeIn)) return <Splash />;
-  if (phase === 'out') return <Navigate to={loginPathFor(pathname, search)} replace />;
+  if (phase === 'out') return <Navigate to={loggedOut ? '/login' : loginPathFor(pathname, search)} replace />;
   return <Outlet />;
 }
 
