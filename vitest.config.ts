@@ -10,8 +10,10 @@ export default defineConfig({
     // (the unit, machine and server run: 9.2 min instead of 11.4 at load average 4 to 10).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // New password hashes at scrypt N=2^14 instead of OWASP's 2^17 (server/identity/passwords.ts): a
-    // hash in 40 ms, not 300. The e2e project (the product as npm start runs it) and the identity flood
-    // test (a timed property of the hash queue) override it with the real cost.
+    // hash in 40 ms, not 300 to 700. The browser files too (their servers hash the demo world's five
+    // accounts at each start and verify at every form sign-in: about 1.5 minutes of CPU a run at the
+    // real cost, testing nothing about it). The identity flood test (a timed property of the hash
+    // queue) overrides it with the real cost.
     env: { TEST_SCRYPT_LOG2_N: '14' },
     projects: [
       {
@@ -74,7 +76,6 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          env: { TEST_SCRYPT_LOG2_N: '' },
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/e2e/global-setup.ts', 'tests/server/pglite-cluster.ts'],

@@ -29,8 +29,9 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'tw-e2e-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    // the password hash at its real cost: this is the product as a user meets it
-    env: { ...process.env, TEST_SCRYPT_LOG2_N: '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(dataDir, 'db'), LOG_LEVEL: 'info', ...env },
+    // the password hash at the test suites' cost (vitest.config.ts; the global setup that starts
+    // this server runs in vitest's main process, which the project's env does not reach)
+    env: { ...process.env, TEST_SCRYPT_LOG2_N: '14', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(dataDir, 'db'), LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -25,7 +25,7 @@ export interface PageOptions {
  * session (the tokens aws-amplify keeps in localStorage, Playwright's storageState taken as the
  * form's sign-in left the login page), as a second tab of a signed-in browser would. A page with
  * no path still signs in through the form: it is wanted where that sign-in lands. A form sign-in costs
- * several seconds of a starved CPU (the login page, the password hash at its real cost, the
+ * several seconds of a starved CPU (the login page, the password hash, the
  * landing page) and proves nothing the first one did not. Only for files whose tests do not sign
  * out, change an account's sign-in (email, password, MFA) or need the login form's own steps.
  */
