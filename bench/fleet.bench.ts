@@ -110,10 +110,22 @@ async function openTab(browser: Browser, side: Side): Promise<Page> {
   return page;
 }
 
-/** Waits until a probe has fired; its ms since navigation start. */
+/**
+ * Waits until a probe has fired; its ms since navigation start. Polled by the page's own timer in
+ * one evaluation, not with waitForFunction: that puts Playwright's injected script (its selector
+ * and role engines) into the page, a 60 to 75 ms task of compiling in the middle of the load the
+ * longest-task rows measure, which no user's page has.
+ */
 async function seen(page: Page, key: string): Promise<number> {
-  await page.waitForFunction((k) => (window as unknown as { firstSeen: Record<string, number> }).firstSeen[k] !== undefined, key, { polling: 50, timeout: 180_000 });
-  return page.evaluate((k) => (window as unknown as { firstSeen: Record<string, number> }).firstSeen[k], key);
+  return page.evaluate(
+    (k) =>
+      new Promise<number>((resolve) => {
+        const w = window as unknown as { firstSeen: Record<string, number> };
+        const check = () => (w.firstSeen[k] !== undefined ? resolve(w.firstSeen[k]) : setTimeout(check, 50));
+        check();
+      }),
+    key,
+  );
 }
 
 /** Long tasks since `since` (ms on the page's clock), after a frame and a timer so the last one has been reported. */
@@ -289,14 +301,14 @@ async function sensorsPage(browser: Browser, side: Side, full: boolean, heap: bo
       await page.goto(`${side.url}${ORG}/sensors`, { waitUntil: 'commit' });
       firstRows = await seen(page, 'rows');
       // the load's work after the first rows (the search index built in the worker, the rest drawn) within a second
-      if (full) await page.evaluate(() => new Promise((r) => setTimeout(r, 1_000)));
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 1_000)));
     };
     if (full && PROFILE) await profileMainThread(page, `${label} load`, async (start) => (await start(), await loading()));
     else await loading();
     const list = await listRequest(page, side.pageIsWhole);
-    const out: SensorsPage = { firstRows, long: { load: [], scroll: [], search: [] }, search: [], clear: [], list };
+    // every page's load is a sample of its tasks; the scroll and the searches are the full page's
+    const out: SensorsPage = { firstRows, long: { load: await longSince(page, 0), scroll: [], search: [] }, search: [], clear: [], list };
     if (!full) return out;
-    out.long.load = await longSince(page, 0);
     let t = await page.evaluate(() => performance.now());
     const scrolling = () => scroll(page);
     if (PROFILE) await profileMainThread(page, `${label} scroll`, async (start) => (await start(), await scrolling()));
@@ -595,18 +607,20 @@ export async function run(): Promise<BenchRow[]> {
         note: `${kB(tenList.encoded)} on the wire (${kB(tenList.decoded)} decoded); 10 sensors: ${kB(small[0].list.encoded)}`,
       },
     ];
-    const tasksRow = (size: string, p: SensorsPage): BenchRow => {
-      const all = [...p.long.load, ...p.long.scroll, ...p.long.search];
+    /** Every page's load (a page's tasks over 50 ms, pages apart by |), and the first page's scroll and searches. */
+    const tasksRow = (size: string, pages: SensorsPage[]): BenchRow => {
+      const [p] = pages;
+      const all = [...pages.flatMap((q) => q.long.load), ...p.long.scroll, ...p.long.search];
       return {
         bench: '22 fleet',
-        what: `sensors page at ${size}: longest main-thread task while it loads, scrolls and searches (ms; ${all.filter((d) => d > 50).length} tasks over 50 ms)`,
+        what: `sensors page at ${size}: longest main-thread task while it loads (${pages.length} pages), scrolls and searches (ms; ${all.filter((d) => d > 50).length} tasks over 50 ms)`,
         ours: Math.max(0, ...all),
         baseline: 50,
         target: { kind: 'cost', value: 1 },
-        note: `load ${fmt(p.long.load) || 'none'}; scroll ${fmt(p.long.scroll) || 'none'}; search ${fmt(p.long.search) || 'none'}`,
+        note: `load ${pages.map((q) => fmt(q.long.load) || 'none').join(' | ')}; scroll ${fmt(p.long.scroll) || 'none'}; search ${fmt(p.long.search) || 'none'}`,
       };
     };
-    rows.push(tasksRow('10,000', ten[0]), ...mapRows('10,000', mapsTen));
+    rows.push(tasksRow('10,000', ten), ...mapRows('10,000', mapsTen));
     if (MAX < 100_000) {
       if (LIVE_SECONDS > 0) rows.push(...liveRows(await live(browser, fleet.side, db, 10_000, LIVE_RATE, LIVE_SECONDS), '10,000'));
       await db.close();
@@ -649,7 +663,7 @@ export async function run(): Promise<BenchRow[]> {
         target: { kind: 'cost', value: 1 },
         note: fmt(hundred.map((p) => p.firstRows)),
       },
-      tasksRow('100,000', h),
+      tasksRow('100,000', hundred),
       {
         bench: '22 fleet',
         what: `search at 100,000: input to the list updated, less the spec's ${SEARCH_DEBOUNCE_MS} ms debounce, median of ${QUERIES.length} queries vs 100 ms`,
