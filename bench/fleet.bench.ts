@@ -5,8 +5,9 @@
 // seedFleet), pages interleaved; then the fleet grown to 100,000 sensors and 100,000 cleared
 // notifications. Each page is a fresh tab (empty cache, signed in) opened by navigation. Measured:
 // navigation start to the first list rows drawn (the frame they are in), the longest main-thread
-// task while the page loads, scrolls and searches (Chromium's longtask observer from the document's
-// start, proven after), the last search keystroke to the list updated, the JS heap after a
+// task while each page loads and the first one scrolls and searches (Chromium's longtask observer
+// from the document's start, proven after; the probes are polled by the page's own timer, not
+// Playwright's injected script), the last search keystroke to the list updated, the JS heap after a
 // collection (the page and its workers, through the DevTools protocol), the map page's first
 // sensors drawn (deck.gl's first instanced WebGL draw: MapLibre draws nothing instanced), the
 // notifications page's first cards, and the compact list's bytes on the wire and server time (the
