@@ -46,7 +46,7 @@ const ORG = '/org/riverbend-water';
 const DEMO = 10;
 /** BENCH_TRACE=profile: V8's profile of the main thread of each full sensors page's load, scroll and search (stderr). */
 const PROFILE = process.env.BENCH_TRACE === 'profile';
-/** BENCH_TRACE=1: Chromium's trace of the map and notifications pages' main-thread tasks over 50 ms (stderr). */
+/** BENCH_TRACE=1: Chromium's trace of the sensors, map and notifications pages' main-thread tasks over 50 ms (stderr). */
 const TRACE = process.env.BENCH_TRACE === '1';
 /** BENCH_FLEET_ONLY=map: the map pages alone (with the demo's 10 sensors beside, the floor of WebGL in this browser), no sensors pages, notifications or live phase. */
 const ONLY_MAP = process.env.BENCH_FLEET_ONLY === 'map';
@@ -305,6 +305,7 @@ async function sensorsPage(browser: Browser, side: Side, full: boolean, heap: bo
       await page.evaluate(() => new Promise((r) => setTimeout(r, 1_000)));
     };
     if (full && PROFILE) await profileMainThread(page, `${label} load`, async (start) => (await start(), await loading()));
+    else if (TRACE) await traceLongTasks(page, `${label} load`, async (start) => (await start(), await loading()), 50);
     else await loading();
     const list = await listRequest(page, side.pageIsWhole);
     // every page's load is a sample of its tasks; the scroll and the searches are the full page's
