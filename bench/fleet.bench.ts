@@ -119,13 +119,18 @@ async function openTab(browser: Browser, side: Side): Promise<Page> {
  */
 async function seen(page: Page, key: string): Promise<number> {
   return page.evaluate(
-    (k) =>
-      new Promise<number>((resolve) => {
+    ([k, timeoutMs]) =>
+      new Promise<number>((resolve, reject) => {
         const w = window as unknown as { firstSeen: Record<string, number> };
-        const check = () => (w.firstSeen[k] !== undefined ? resolve(w.firstSeen[k]) : setTimeout(check, 50));
+        const until = performance.now() + timeoutMs;
+        const check = () => {
+          if (w.firstSeen[k] !== undefined) resolve(w.firstSeen[k]);
+          else if (performance.now() > until) reject(new Error(`the probe '${k}' did not fire in ${timeoutMs} ms`));
+          else setTimeout(check, 50);
+        };
         check();
       }),
-    key,
+    [key, 180_000] as const,
   );
 }
 
