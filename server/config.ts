@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { pmtilesProblem } from './http/pmtiles-file';
@@ -115,6 +116,10 @@ const schema = z.object({
   USER_POOL_ID: z.string().regex(/_/, 'must contain "_" as Cognito pool ids do').default('local_demo'),
   APP_CLIENT_ID: z.string().min(1).default('tidewatch-web'),
   PUBLIC_URL: url(['http', 'https']).optional(),
+  // HTTPS without a proxy in front: the certificate chain and its private key (PEM files); the
+  // server then speaks HTTP/2 to browsers, and HTTP/1.1 (WebSockets on /mqtt, devices) on the same port
+  TLS_CERT_FILE: z.string().min(1).optional(),
+  TLS_KEY_FILE: z.string().min(1).optional(),
   STATIC_DIR: z.string().default('./dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ID_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(3600),
@@ -143,6 +148,17 @@ const schema = z.object({
 });
 
 const SMS_VARS = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const;
+
+/** Why a TLS certificate or key file cannot be used, or null: it must be readable and in PEM form. */
+function pemProblem(path: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    return `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+  }
+  return /-----BEGIN [A-Z ]+-----/.test(text) ? null : 'is not a PEM file (no -----BEGIN ...----- line)';
+}
 
 /** Demo mode's and the stage's defaults: the embedded database outside production is the demo, in development. */
 function withDemoDefaults(c: z.output<typeof schema>): Config {
@@ -183,6 +199,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
     if (c.MAP_STYLE_URL && c.MAP_STYLE_URL_ROADMAP) {
       rc.addIssue({ code: 'custom', path: ['MAP_STYLE_URL'], message: 'names the Roadmap style as MAP_STYLE_URL_ROADMAP does: set one of them' });
+    }
+    if (Boolean(c.TLS_CERT_FILE) !== Boolean(c.TLS_KEY_FILE)) {
+      const missing = c.TLS_CERT_FILE ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE';
+      rc.addIssue({ code: 'custom', path: [missing], message: `is required with ${missing === 'TLS_KEY_FILE' ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE'} (HTTPS needs both the certificate and its key)` });
+    }
+    for (const k of ['TLS_CERT_FILE', 'TLS_KEY_FILE'] as const) {
+      const problem = c[k] && pemProblem(c[k]);
+      if (problem) rc.addIssue({ code: 'custom', path: [k], message: problem });
     }
     // with a shared database several processes may run: tokens must name one issuer, not each process's own address
     if (c.DATABASE_URL && !c.PUBLIC_URL) {

@@ -1,6 +1,8 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { createServer as createHttpServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import { createSecureServer } from 'node:http2';
 import { uplinkListener } from './ingest/ingest-http';
 import { measurementsListener } from './gateway/measurements-http';
 import type { Config } from './config';
@@ -88,15 +90,23 @@ export async function startServer(
   if (config.SEED_DEMO) await seedDemoWorld(ctx);
 
   const app = createApp(ctx);
+  const tls = config.TLS_CERT_FILE && config.TLS_KEY_FILE ? { cert: readFileSync(config.TLS_CERT_FILE), key: readFileSync(config.TLS_KEY_FILE) } : undefined;
   const server = await new Promise<Server>((resolve) => {
     // device uplinks and the plain measurement page take their own listeners (ingest-http.ts,
     // measurements-http.ts); everything else, and anything they do not take or hand back, the app
     const uplinks = uplinkListener(ctx);
     const measurements = measurementsListener(ctx);
-    const createServer = ((options: ServerOptions, listener: RequestListener) =>
-      createHttpServer(options, (req, res) => {
-        if (!uplinks(req, res) && !measurements(req, res, () => void listener(req, res))) void listener(req, res);
-      })) as unknown as typeof createHttpServer;
+    const routed = (listener: RequestListener) => (req: IncomingMessage, res: ServerResponse) => {
+      if (!uplinks(req, res) && !measurements(req, res, () => void listener(req, res))) void listener(req, res);
+    };
+    // with a certificate the one port speaks TLS: HTTP/2 to browsers (a page's many chunk requests
+    // share one connection instead of queueing six at a time), HTTP/1.1 to the rest (WebSocket
+    // upgrades on /mqtt, devices); HTTP/2's compatibility API gives the listeners the same req and res
+    const createServer = (
+      tls
+        ? (options: ServerOptions, listener: RequestListener) => createSecureServer({ ...options, ...tls, allowHTTP1: true }, routed(listener) as never)
+        : (options: ServerOptions, listener: RequestListener) => createHttpServer(options, routed(listener))
+    ) as unknown as typeof createHttpServer;
     const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST, createServer }, () => resolve(s as Server));
   });
   // Keep idle connections longer than a load balancer's idle timeout (60 s on the common ones), so
@@ -109,7 +119,7 @@ export async function startServer(
     else socket.destroy();
   });
   const port = (server.address() as AddressInfo).port;
-  const url = `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`;
+  const url = `${tls ? 'https' : 'http'}://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`;
   // the issuer is the identity endpoint as the client reaches it; tokens are checked against it
   ctx.tokens.issuer = `${config.PUBLIC_URL ?? url}/identity/${config.USER_POOL_ID}`;
 

@@ -46,7 +46,9 @@ export function contentSecurityPolicy(config: Config): string {
 
 /** The security headers every answer carries, as [name, value] pairs. */
 export function securityHeaderList(config: Config): [string, string][] {
-  const hsts = config.PUBLIC_URL?.startsWith('https:') ? 'max-age=31536000; includeSubDomains' : undefined;
+  // served over HTTPS: by a proxy in front (an https PUBLIC_URL), or by this server's own certificate
+  const https = config.PUBLIC_URL ? config.PUBLIC_URL.startsWith('https:') : Boolean(config.TLS_CERT_FILE);
+  const hsts = https ? 'max-age=31536000; includeSubDomains' : undefined;
   return [
     ['Content-Security-Policy', contentSecurityPolicy(config)],
     ['X-Content-Type-Options', 'nosniff'],

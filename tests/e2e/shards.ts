@@ -36,6 +36,7 @@ const WEIGHT: Record<string, number> = {
   'mfa-required.test.ts': 47,
   'mfa.test.ts': 45,
   'client-gaps-own-server.test.ts': 41,
+  'https.test.ts': 22,
   'auth.test.ts': 40,
   'client-gaps.test.ts': 34,
   'layout.test.ts': 27,
