@@ -7,7 +7,7 @@ import type { ViewResult } from '../../../workers/data-api';
 import type { ChartBodyProps, ChartStatus } from './chart-body';
 
 // The plot stands in for itself (uPlot needs a canvas): a memoised component that counts its
-// renders and the data it was given; Mantine's segmented controls count theirs.
+// renders and the data it was given; the segmented controls count theirs.
 const counts = vi.hoisted(() => ({ plot: 0, plotData: [] as unknown[], segmented: 0 }));
 vi.mock('./uplot-chart', async () => {
   const { memo } = await import('react');
@@ -19,14 +19,14 @@ vi.mock('./uplot-chart', async () => {
     }),
   };
 });
-vi.mock('@mantine/core', async (original) => {
-  const real = await original<typeof import('@mantine/core')>();
+vi.mock('../../shared/segmented', async (original) => {
+  const real = await original<typeof import('../../shared/segmented')>();
   const { createElement } = await import('react');
-  const SegmentedControl = Object.assign((p: object) => {
+  const Segmented = (p: object) => {
     counts.segmented++;
-    return createElement(real.SegmentedControl as never, p);
-  }, real.SegmentedControl);
-  return { ...real, SegmentedControl };
+    return createElement(real.Segmented as never, p);
+  };
+  return { ...real, Segmented };
 });
 const { ChartBody } = await import('./chart-body');
 

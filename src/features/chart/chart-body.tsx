@@ -1,7 +1,7 @@
 import { memo, useCallback, useId, useMemo, type KeyboardEvent, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRef, Snapshot } from 'xstate';
-import { Box, Button, Center, Group, Loader, Progress, ScrollArea, SegmentedControl, Stack, Table, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
+import { Box, Button, Center, Group, Loader, Progress, ScrollArea, Stack, Table, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
 import { IconAlertTriangle, IconChartLine, IconDownload, IconPlayerRecordFilled } from '@tabler/icons-react';
 import { DateTime } from 'luxon';
 import type { ChartContext, ChartDisplay, ChartEvent, ZoneChoice } from '../../../machines/chart.machine';
@@ -9,6 +9,7 @@ import type { TimeRange } from '../../domain/date-presets';
 import type { Guide } from './chart-scales';
 import { CURSOR_KEYS, pointText, summaryText, timeText, valueText } from './chart-reading';
 import { UplotChart } from './uplot-chart';
+import { Segmented } from '../../shared/segmented';
 import type { ForecastLine } from './forecast-line';
 import classes from './chart.module.css';
 
@@ -191,11 +192,10 @@ export function ChartBody(props: ChartBodyProps) {
 const DisplayControl = memo(function DisplayControl(p: { display: ChartDisplay; send(e: ChartEvent): void }) {
   const { send } = p;
   return (
-    <SegmentedControl
-      size="xs"
+    <Segmented<ChartDisplay>
       aria-label="Show the data as"
       value={p.display}
-      onChange={(v) => send({ type: 'SHOW', display: v as ChartDisplay })}
+      onChange={(display) => send({ type: 'SHOW', display })}
       data={[
         { value: 'chart', label: 'Chart' },
         { value: 'table', label: 'Table' },
@@ -208,14 +208,12 @@ const DisplayControl = memo(function DisplayControl(p: { display: ChartDisplay; 
 const ZoneControl = memo(function ZoneControl(p: { zone: ZoneChoice; orgTimeZone: string; viewerTimeZone: string; send(e: ChartEvent): void }) {
   const { send } = p;
   return (
-    <SegmentedControl
-      size="xs"
+    <Segmented<ZoneChoice>
       aria-label="Times in"
-      maw="100%"
       style={{ flexShrink: 0 }}
-      classNames={{ label: classes.zoneLabel }}
+      labelClassName={classes.zoneLabel}
       value={p.zone}
-      onChange={(v) => send({ type: 'USE_ZONE', zone: v as ZoneChoice })}
+      onChange={(zone) => send({ type: 'USE_ZONE', zone })}
       data={[
         { value: 'organisation', label: `Organisation time (${p.orgTimeZone})` },
         { value: 'viewer', label: `My time (${p.viewerTimeZone})` },

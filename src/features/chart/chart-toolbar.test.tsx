@@ -6,7 +6,7 @@ import type { ChartToolbarProps } from './chart-toolbar';
 
 // The date picker stands in for itself here: a memoised component that counts its renders.
 const picker = vi.hoisted(() => ({ renders: 0 }));
-// Mantine's tooltip, select and segmented control count their renders (about 2 ms each for a tooltip, in Chromium)
+// Mantine's tooltip and select, and the segmented control, count their renders (about 2 ms each for a tooltip, in Chromium)
 const mantine = vi.hoisted(() => ({ Tooltip: 0, Select: 0, SegmentedControl: 0 }));
 vi.mock('@mantine/core', async (original) => {
   const real = await original<typeof import('@mantine/core')>();
@@ -16,7 +16,18 @@ vi.mock('@mantine/core', async (original) => {
       mantine[name]++;
       return createElement(C as never, p);
     }, C);
-  return { ...real, Tooltip: counted('Tooltip', real.Tooltip), Select: counted('Select', real.Select), SegmentedControl: counted('SegmentedControl', real.SegmentedControl) };
+  return { ...real, Tooltip: counted('Tooltip', real.Tooltip), Select: counted('Select', real.Select) };
+});
+vi.mock('../../shared/segmented', async (original) => {
+  const real = await original<typeof import('../../shared/segmented')>();
+  const { createElement } = await import('react');
+  return {
+    ...real,
+    Segmented: (p: object) => {
+      mantine.SegmentedControl++;
+      return createElement(real.Segmented as never, p);
+    },
+  };
 });
 vi.mock('./date-range-picker', async (original) => {
   const { memo: memoOf } = await import('react');

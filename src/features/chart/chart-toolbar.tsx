@@ -1,11 +1,12 @@
 import { createContext, memo, useCallback, useContext, type ComponentPropsWithRef } from 'react';
-import { ActionIcon, type ActionIconProps, Button, Group, SegmentedControl, Select, Tooltip } from '@mantine/core';
+import { ActionIcon, type ActionIconProps, Button, Group, Select, Tooltip } from '@mantine/core';
 import { IconDownload, IconRefresh, IconZoomReset, IconArrowsVertical } from '@tabler/icons-react';
 import type { DataMode } from '../../../workers/data-api';
 import type { ChartEvent, ViewMode } from '../../../machines/chart.machine';
 import type { DatePreset, TimeRange } from '../../domain/date-presets';
 import { DateRangePicker } from './date-range-picker';
 import { MODE_LABELS } from './chart-scales';
+import { Segmented } from '../../shared/segmented';
 
 const MODE_ORDER: DataMode[] = ['level', 'flow', 'volume'];
 
@@ -118,11 +119,10 @@ const DataControls = memo(function DataControls(p: { liveModeFeature: boolean; v
   return (
     <Group gap="xs">
       {p.liveModeFeature && (
-        <SegmentedControl
+        <Segmented<ViewMode>
           aria-label="View mode"
-          size="xs"
           value={p.viewMode}
-          onChange={(v) => send({ type: 'SET_VIEW_MODE', mode: v as ViewMode })}
+          onChange={(mode) => send({ type: 'SET_VIEW_MODE', mode })}
           data={[
             { value: 'normal', label: 'Normal Mode' },
             // Live is for Water Level only (monitoring-client 4)
