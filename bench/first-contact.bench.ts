@@ -3,7 +3,11 @@
 // the performance score on desktop and mobile for /login and a signed-in dashboard, JavaScript
 // transferred (compressed bytes on the wire) for both, and /login's largest contentful paint.
 // Lighthouse's mobile profile simulates a slow 4G phone (Lantern), its desktop profile a fast
-// cable line: the scores are the same measure a customer's Lighthouse gives. BENCH_LH_REPORT=dir
+// cable line: the scores are the same measure a customer's Lighthouse gives. The server serves
+// HTTPS with its own certificate (TLS_CERT_FILE, a self-signed one Chromium is told to accept), as a
+// deployment reached over the internet is served: HTTP/2, whose one connection Lantern simulates
+// for all of a page's requests. One row, reported beside the targets, scores the mobile dashboard
+// again from a second server over plain HTTP/1.1 (six connections, a round trip per request each). BENCH_LH_REPORT=dir
 // keeps each run's Lighthouse report (JSON) there, to find what a score lost on. Each audit's
 // benchmarkIndex (Lighthouse's measure of the host's CPU) is printed, and one row, reported beside
 // the targets, scores the mobile dashboard again at the CPU slowdown Lighthouse's calibration table
@@ -19,6 +23,7 @@ import { chromium } from 'playwright-core';
 import { median, type BenchRow } from './bench-kit';
 import { startYearServer } from './chart-year.bench';
 import { CHROMIUM_LAUNCH, signIn } from '../tests/e2e/browser';
+import { writeSelfSignedCert } from '../tests/server/tls-cert';
 
 const RUNS = Math.max(Number(process.env.BENCH_LH_RUNS ?? 3), 1);
 const DASHBOARD = '/org/riverbend-water/sensors/1A2B3C4D';
@@ -107,35 +112,40 @@ export async function run(): Promise<BenchRow[]> {
   if (reports) mkdirSync(reports, { recursive: true });
   let chrome: chromeLauncher.LaunchedChrome | undefined;
   let server: Awaited<ReturnType<typeof startYearServer>> | undefined;
+  let plainServer: Awaited<ReturnType<typeof startYearServer>> | undefined;
   // the server and Chromium go in every path: a result, a Lighthouse error (PROTOCOL_TIMEOUT among
   // them), a failed launch, or a signal (chrome-launcher's own SIGINT handler would leave the server)
   const offSignals = onStopSignal(() => {
     chrome?.kill();
     chromeLauncher.killAll(); // one still launching
     server?.kill(); // one still starting exits when this process's IPC channel closes (chart-year-server.ts)
+    plainServer?.kill();
   });
   try {
-    server = await startYearServer({
-      PORT: process.env.BENCH_PORT ?? '0',
+    const { certFile, keyFile } = await writeSelfSignedCert(dir);
+    const serverEnv = (name: string) => ({
+      PORT: '0',
       HOST: '127.0.0.1',
-      DATA_DIR: join(dir, 'db'),
+      DATA_DIR: join(dir, name),
       SIMULATOR: 'false',
       LOG_LEVEL: 'warn',
       ...(process.env.STATIC_DIR ? { STATIC_DIR: process.env.STATIC_DIR } : {}),
     });
+    server = await startYearServer({ ...serverEnv('db'), TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile, ...(process.env.BENCH_PORT ? { PORT: process.env.BENCH_PORT } : {}) });
     chrome = await chromeLauncher.launch({
       chromePath: CHROMIUM_LAUNCH.executablePath,
-      chromeFlags: ['--headless=new', ...CHROMIUM_LAUNCH.args],
+      // the benchmark's own self-signed certificate; a deployment's is trusted
+      chromeFlags: ['--headless=new', '--ignore-certificate-errors', ...CHROMIUM_LAUNCH.args],
       handleSIGINT: false,
     });
     const port = chrome.port;
-    const audit = async (path: string, profile: 'desktop' | 'mobile', name: string, cpuSlowdown?: number) => {
+    const audit = async (path: string, profile: 'desktop' | 'mobile', name: string, cpuSlowdown?: number, base = server!.url) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`Lighthouse did not finish ${path} (${profile}) in ${AUDIT_TIMEOUT_MS} ms`)), AUDIT_TIMEOUT_MS);
       });
       // on a busy machine Lighthouse sometimes misses the navigation's start in its trace (NO_NAVSTART): such a run is measured again, once
-      const once = () => auditOnce(port, `${server!.url}${path}`, profile, reports && join(reports, `${name}.json`), cpuSlowdown);
+      const once = () => auditOnce(port, `${base}${path}`, profile, reports && join(reports, `${name}.json`), cpuSlowdown);
       const measured = once().catch((err: Error) => {
         if (!/NO_NAVSTART/.test(err.message)) throw err;
         process.stderr.write(`  ${name}: Lighthouse missed the navigation's start (NO_NAVSTART); measuring again\n`);
@@ -147,21 +157,24 @@ export async function run(): Promise<BenchRow[]> {
         clearTimeout(timer);
       }
     };
-    const runs: Record<string, Audit[]> = { loginDesktop: [], loginMobile: [], dashDesktop: [], dashMobile: [], dashMobileCalibrated: [] };
+    const runs: Record<string, Audit[]> = { loginDesktop: [], loginMobile: [], dashDesktop: [], dashMobile: [], dashMobileCalibrated: [], dashMobilePlain: [] };
     // /login first, signed out: what a new customer's first visit loads
     for (let i = 0; i < RUNS; i++) {
       runs.loginDesktop.push(await audit('/login', 'desktop', `login-desktop-${i + 1}`));
       runs.loginMobile.push(await audit('/login', 'mobile', `login-mobile-${i + 1}`));
     }
     // then signed in, in the same browser profile (Lighthouse keeps its storage)
-    const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
-    try {
-      const page = await cdp.contexts()[0].newPage();
-      await signIn(page, server.url, 'owner@demo.test');
-      await page.close();
-    } finally {
-      await cdp.close();
-    }
+    const signInAt = async (url: string) => {
+      const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+      try {
+        const page = await cdp.contexts()[0].newPage();
+        await signIn(page, url, 'owner@demo.test');
+        await page.close();
+      } finally {
+        await cdp.close();
+      }
+    };
+    await signInAt(server.url);
     for (let i = 0; i < RUNS; i++) {
       runs.dashDesktop.push(await audit(DASHBOARD, 'desktop', `dashboard-desktop-${i + 1}`));
       runs.dashMobile.push(await audit(DASHBOARD, 'mobile', `dashboard-mobile-${i + 1}`));
@@ -173,11 +186,17 @@ export async function run(): Promise<BenchRow[]> {
     // a host the default suits: the mobile runs above are already at that slowdown
     if (runs.dashMobile.every((a) => a.cpuSlowdown === calibrated)) runs.dashMobileCalibrated = runs.dashMobile;
     else for (let i = 0; i < RUNS; i++) runs.dashMobileCalibrated.push(await audit(DASHBOARD, 'mobile', `dashboard-mobile-${calibrated}x-${i + 1}`, calibrated));
+    // the same dashboard from a server without a certificate: plain HTTP/1.1
+    await server.stop();
+    server = undefined;
+    plainServer = await startYearServer(serverEnv('db-plain'));
+    await signInAt(plainServer.url);
+    for (let i = 0; i < RUNS; i++) runs.dashMobilePlain.push(await audit(DASHBOARD, 'mobile', `dashboard-mobile-http1-${i + 1}`, undefined, plainServer.url));
     const m = (k: string, f: (a: Audit) => number) => median(runs[k].map(f));
     for (const [k, a] of Object.entries(runs)) process.stderr.write(`  ${k}: scores ${a.map((x) => x.score).join(', ')}; LCP ${a.map((x) => x.lcpMs.toFixed(0)).join(', ')} ms; scripts ${a.map((x) => x.scriptKiB.toFixed(0)).join(', ')} KiB; CPU ${a[0]?.cpuSlowdown}x; benchmarkIndex ${a.map((x) => x.benchmarkIndex.toFixed(0)).join(', ')}${a.some((x) => x.slowHost) ? "; Lighthouse: slower CPU than it expects" : ''}\n`);
     const score = (k: string, label: string, want: number): BenchRow => ({
       bench: '21 first contact',
-      what: `Lighthouse performance score, ${label}: the target ${want} over our score (median of ${RUNS})`,
+      what: `Lighthouse performance score, ${label}, served over HTTPS (HTTP/2): the target ${want} over our score (median of ${RUNS})`,
       ours: want,
       baseline: m(k, (a) => a.score),
       target: { kind: 'cost', value: 1 },
@@ -200,10 +219,20 @@ export async function run(): Promise<BenchRow[]> {
         reportAs: 'cost',
         note: `score ${m('dashMobileCalibrated', (a) => a.score)}; LCP ${m('dashMobileCalibrated', (a) => a.lcpMs).toFixed(0)} ms${runs.dashMobile.some((a) => a.slowHost) ? "; Lighthouse warned that this host's CPU is slower than it expects" : ''}`,
       },
+      {
+        bench: '21 first contact',
+        what: 'a signed-in dashboard, mobile, served over plain HTTP/1.1 (no TLS, no HTTP/2): 75 over our score',
+        ours: 75,
+        baseline: m('dashMobilePlain', (a) => a.score),
+        target: null,
+        reportAs: 'cost',
+        note: `score ${m('dashMobilePlain', (a) => a.score)}; LCP ${m('dashMobilePlain', (a) => a.lcpMs).toFixed(0)} ms`,
+      },
     ];
   } finally {
     chrome?.kill();
     await server?.stop();
+    await plainServer?.stop();
     offSignals();
     rmSync(dir, { recursive: true, force: true });
   }
