@@ -3,7 +3,7 @@
 // pickers and uPlot are most of the work) in the next task, once the browser has painted the
 // first: the largest text is on screen sooner and no single task holds the page for both
 // (docs/performance.md, The signed-in dashboard).
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { holdFirstDraw } from './first-draw';
 
 /** A hidden tab paints no frames: the deferred part mounts after this long at the latest. */
@@ -19,11 +19,14 @@ export function useAfterPaint(): boolean {
   useEffect(() => {
     if (painted) return;
     const release = holdFirstDraw();
-    let timer = window.setTimeout(() => setPainted(true), AFTER_PAINT_MAX_WAIT_MS);
+    // as a transition React renders the deferred part in slices of about 5 ms, yielding to the
+    // browser between them (a plain update renders it in one task), and commits it once
+    const paint = () => startTransition(() => setPainted(true));
+    let timer = window.setTimeout(paint, AFTER_PAINT_MAX_WAIT_MS);
     const frame = requestAnimationFrame(() => {
       // a task queued in a frame's callbacks runs after that frame's paint
       window.clearTimeout(timer);
-      timer = window.setTimeout(() => setPainted(true), 0);
+      timer = window.setTimeout(paint, 0);
     });
     return () => {
       cancelAnimationFrame(frame);
