@@ -1,7 +1,26 @@
 import { useEffect, useRef, useState } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import type { SensorSummary } from '../domain/sensor-summary';
 import type { FleetHandle } from './use-fleet';
+
+/**
+ * TanStack Virtual's own size watch without its first, synchronous measurement: that read of the
+ * viewport's size, in the layout effect of the list's first commit, forced the page's whole first
+ * layout inside that commit's task (one of the sensors page's loading tasks over 50 ms, benchmark
+ * 22). The first render takes the window's size instead (a few rows more than the viewport holds),
+ * and the viewport's own size comes from the ResizeObserver's first report, after the browser's
+ * own layout.
+ */
+export function observeRectAfterLayout(instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: { width: number; height: number }) => void) {
+  const element = instance.scrollElement;
+  if (!element || typeof ResizeObserver === 'undefined') return observeElementRect(instance, cb);
+  const observer = new ResizeObserver(() => cb({ width: element.clientWidth, height: element.clientHeight }));
+  observer.observe(element, { box: 'content-box' });
+  return () => observer.disconnect();
+}
+
+/** The first render's guess at the viewport: the window (a list's viewport is never larger). */
+const windowRect = () => (typeof window === 'undefined' ? { width: 0, height: 0 } : { width: window.innerWidth, height: window.innerHeight });
 
 interface Held {
   version: number;
@@ -18,7 +37,7 @@ export function useFleetWindow(fleet: FleetHandle, query: string, { rowHeight, o
   const count = ready?.count ?? 0;
   const version = ready?.version ?? 0;
   const viewport = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count, getScrollElement: () => viewport.current, estimateSize: () => rowHeight, overscan });
+  const virtual = useVirtualizer({ count, getScrollElement: () => viewport.current, estimateSize: () => rowHeight, overscan, observeElementRect: observeRectAfterLayout, initialRect: windowRect() });
   const items = virtual.getVirtualItems();
   const start = items[0]?.index ?? 0;
   const end = (items[items.length - 1]?.index ?? -1) + 1;
