@@ -7,12 +7,12 @@
 // HTTPS with its own certificate (TLS_CERT_FILE, a self-signed one Chromium is told to accept), as a
 // deployment reached over the internet is served: HTTP/2, whose one connection Lantern simulates
 // for all of a page's requests. One row, reported beside the targets, scores the mobile dashboard
-// again from a second server over plain HTTP/1.1 (six connections, a round trip per request each). BENCH_LH_REPORT=dir
-// keeps each run's Lighthouse report (JSON) there, to find what a score lost on. Each audit's
-// benchmarkIndex (Lighthouse's measure of the host's CPU) is printed, and one row, reported beside
-// the targets, scores the mobile dashboard again at the CPU slowdown Lighthouse's calibration table
-// gives the host (midTierMobileSlowdown; the default's own runs when that is the default's 4x):
-// how much of the mobile gap is the machine's.
+// again from a second server over plain HTTP/1.1 (six connections, a round trip per request
+// each). BENCH_LH_REPORT=dir keeps each run's Lighthouse report (JSON) there, to find what a score
+// lost on. Each audit's benchmarkIndex (Lighthouse's measure of the host's CPU) is printed, and one
+// row, reported beside the targets, scores the mobile dashboard again at the CPU slowdown
+// Lighthouse's calibration table gives the host (midTierMobileSlowdown; the default's own runs when
+// that is the default's 4x): how much of the mobile gap is the machine's.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
