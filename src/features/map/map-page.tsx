@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Alert, Box, Paper, SegmentedControl, Text, VisuallyHidden } from '@mantine/core';
+import { Alert, Box, Paper, Text, VisuallyHidden } from '@mantine/core';
+import { Segmented } from '../../shared/segmented';
 import { IconZoomIn } from '@tabler/icons-react';
 import type { Organisation } from '../../contract/organisation.schema';
 import { needsZoomIn } from '../../domain/map-view';
@@ -81,7 +82,7 @@ export function MapPage({ fleet, overview, revision, selected, org, styles, time
       />
       {types.length > 1 && (
         <Paper pos="absolute" top={10} left={10} shadow="sm" p={4} radius="md">
-          <SegmentedControl size="xs" aria-label="Map type" value={type} onChange={(v) => setType(v as MapType)} data={types} />
+          <Segmented<MapType> aria-label="Map type" value={type} onChange={setType} data={types} />
         </Paper>
       )}
       {needsZoomIn(zoom) && !bannerClosed && (overview?.count ?? 0) > 0 && (
