@@ -148,6 +148,7 @@ const schema = z.object({
 });
 
 const SMS_VARS = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const;
+const TLS_VARS = ['TLS_CERT_FILE', 'TLS_KEY_FILE'] as const;
 
 /** Why a TLS certificate or key file cannot be used, or null: it must be readable and in PEM form. */
 function pemProblem(path: string): string | null {
@@ -186,10 +187,13 @@ export class ConfigError extends Error {}
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const picked = Object.fromEntries(Object.keys(schema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]));
   const res = schema.superRefine((c, rc) => {
-    // SMS settings come as a set: a partial set is a mistake, not a reason to stay silent
-    if (SMS_VARS.some((k) => c[k]) && !SMS_VARS.every((k) => c[k])) {
-      for (const k of SMS_VARS) if (!c[k]) rc.addIssue({ code: 'custom', path: [k], message: `is required with ${SMS_VARS.filter((v) => c[v]).join(' and ')}` });
-    }
+    // settings that come as a set (SMS; HTTPS's certificate and key): a partial set is a mistake, not a reason to stay silent
+    const asASet = (vars: readonly (keyof typeof c)[], why = '') => {
+      if (!vars.some((k) => c[k]) || vars.every((k) => c[k])) return;
+      for (const k of vars) if (!c[k]) rc.addIssue({ code: 'custom', path: [k], message: `is required with ${vars.filter((v) => c[v]).join(' and ')}${why}` });
+    };
+    asASet(SMS_VARS);
+    asASet(TLS_VARS, ' (HTTPS needs both the certificate and its key)');
     if (c.MAP_PMTILES_PATH) {
       const problem = pmtilesProblem(c.MAP_PMTILES_PATH);
       if (problem) rc.addIssue({ code: 'custom', path: ['MAP_PMTILES_PATH'], message: problem });
@@ -200,11 +204,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (c.MAP_STYLE_URL && c.MAP_STYLE_URL_ROADMAP) {
       rc.addIssue({ code: 'custom', path: ['MAP_STYLE_URL'], message: 'names the Roadmap style as MAP_STYLE_URL_ROADMAP does: set one of them' });
     }
-    if (Boolean(c.TLS_CERT_FILE) !== Boolean(c.TLS_KEY_FILE)) {
-      const missing = c.TLS_CERT_FILE ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE';
-      rc.addIssue({ code: 'custom', path: [missing], message: `is required with ${missing === 'TLS_KEY_FILE' ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE'} (HTTPS needs both the certificate and its key)` });
-    }
-    for (const k of ['TLS_CERT_FILE', 'TLS_KEY_FILE'] as const) {
+    for (const k of TLS_VARS) {
       const problem = c[k] && pemProblem(c[k]);
       if (problem) rc.addIssue({ code: 'custom', path: [k], message: problem });
     }
