@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, signIn } from './browser';
-import { ownServerDriver } from './session';
-import { startTestServer, type TestServer } from '../server/harness';
+import { startOwnDemoServer } from './session';
+import type { TestServer } from '../server/harness';
 import { writeSelfSignedCert } from '../server/tls-cert';
 import { demoDeviceKey } from '../../server/seed/device-keys';
 
@@ -28,7 +28,7 @@ describe('the product over HTTPS from its own certificate: HTTP/2 pages, sign-in
     dir = mkdtempSync(join(tmpdir(), 'tw-e2e-tls-'));
     const pems = await writeSelfSignedCert(dir);
     cert = pems.cert;
-    s = await startTestServer(ownServerDriver(), { SEED_DEMO: 'true', SIMULATOR: 'false', DEMO_MODE: 'true', TLS_CERT_FILE: pems.certFile, TLS_KEY_FILE: pems.keyFile });
+    s = await startOwnDemoServer({ TLS_CERT_FILE: pems.certFile, TLS_KEY_FILE: pems.keyFile });
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {

@@ -103,9 +103,10 @@ export const ownServerDriver = (): 'postgres' | 'pglite' => (testDrivers.include
 
 /**
  * A product of the file's own (built client, demo world, embedded broker, no simulator), so what
- * the file changes does not move the ground under other files. Call in beforeAll.
+ * the file changes does not move the ground under other files; `env` adds settings (a
+ * certificate, say). Call in beforeAll.
  */
-export const startOwnDemoServer = (): Promise<TestServer> => startTestServer(ownServerDriver(), { SEED_DEMO: 'true', SIMULATOR: 'false', DEMO_MODE: 'true' });
+export const startOwnDemoServer = (env: Record<string, string> = {}): Promise<TestServer> => startTestServer(ownServerDriver(), { SEED_DEMO: 'true', SIMULATOR: 'false', DEMO_MODE: 'true', ...env });
 
 /** An account's ID token from the identity endpoint, asked as aws-amplify's USER_PASSWORD_AUTH asks. */
 export async function idToken(baseUrl: string, email: string, password = DEMO_PASSWORD): Promise<string> {
