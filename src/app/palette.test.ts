@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_THEME } from '@mantine/core';
-import { accessibleColors, contrast, darkenTo } from './palette';
+import { accessibleColors, BRAND_COLORS, contrast, darkenTo } from './palette';
+import { THEME_COLORS } from './theme-colors';
 import { theme } from './theme';
 
 describe('the accessible palette (issue 16: 4.5:1 text, 3:1 graphics)', () => {
@@ -33,6 +34,11 @@ describe('the accessible palette (issue 16: 4.5:1 text, 3:1 graphics)', () => {
 
   it('the dimmed grey reads at 4.5:1 on white and the grey surfaces', () => {
     for (const bg of ['#ffffff', DEFAULT_THEME.colors.gray[0], DEFAULT_THEME.colors.gray[1]]) expect(contrast(colors.gray![6]!, bg)).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('the theme\'s palettes, computed ahead of time, are what the rules above compute (else: npm run gen:theme-colors)', () => {
+    expect(THEME_COLORS).toEqual(accessibleColors(BRAND_COLORS));
+    expect(theme.colors).toBe(THEME_COLORS);
   });
 
   it('keeps the lighter shades and the dark scheme surfaces as they were', () => {

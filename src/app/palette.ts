@@ -16,6 +16,12 @@ import { contrast, darkenTo } from '../domain/contrast';
 
 export { contrast, darkenTo };
 
+/** Calm water: a blue-teal primary ("tide") from shallow to deep, and a deep-water navy for brand surfaces. */
+export const BRAND_COLORS: Record<string, MantineColorsTuple> = {
+  tide: ['#e5f7f9', '#d2eef2', '#a6dce4', '#76c9d5', '#4fb8c8', '#36adc0', '#2391a6', '#137f93', '#006f83', '#005f70'],
+  deep: ['#e8f3f8', '#d3e4ec', '#a3c8d9', '#70aac5', '#4791b4', '#2e82aa', '#1f7aa7', '#0f6892', '#0b5c7a', '#004a68'],
+};
+
 const WHITE = '#ffffff';
 const GRAY_0 = DEFAULT_THEME.colors.gray[0];
 const GRAY_1 = DEFAULT_THEME.colors.gray[1];

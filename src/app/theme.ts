@@ -1,9 +1,5 @@
-import { createTheme, type AnchorProps, type ComboboxProps, type CSSVariablesResolver, type DrawerProps, type LoaderProps, type MantineColorsTuple, type MenuProps, type ModalProps, type NotificationProps } from '@mantine/core';
-import { accessibleColors } from './palette';
-
-// Calm water: a blue-teal primary ("tide") from shallow to deep, and a deep-water navy for brand surfaces.
-const tide: MantineColorsTuple = ['#e5f7f9', '#d2eef2', '#a6dce4', '#76c9d5', '#4fb8c8', '#36adc0', '#2391a6', '#137f93', '#006f83', '#005f70'];
-const deep: MantineColorsTuple = ['#e8f3f8', '#d3e4ec', '#a3c8d9', '#70aac5', '#4791b4', '#2e82aa', '#1f7aa7', '#0f6892', '#0b5c7a', '#004a68'];
+import { createTheme, type AnchorProps, type ComboboxProps, type CSSVariablesResolver, type DrawerProps, type LoaderProps, type MenuProps, type ModalProps, type NotificationProps } from '@mantine/core';
+import { THEME_COLORS } from './theme-colors';
 
 const font = 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 
@@ -11,7 +7,8 @@ export const theme = createTheme({
   primaryColor: 'tide',
   // shade 8 under white text in the dark scheme: 4.5:1 (issue 16); palettes darkened to WCAG AA (palette.ts)
   primaryShade: { light: 7, dark: 8 },
-  colors: accessibleColors({ tide, deep }),
+  // Mantine's palettes and ours made accessible (palette.ts), computed ahead of time (theme-colors.ts)
+  colors: THEME_COLORS,
   // prefers-reduced-motion: Mantine's transitions (modals, menus, drawers) become instant
   respectReducedMotion: true,
   fontFamily: font,

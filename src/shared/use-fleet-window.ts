@@ -14,10 +14,16 @@ import type { FleetHandle } from './use-fleet';
 export function observeRectAfterLayout(instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: { width: number; height: number }) => void) {
   const element = instance.scrollElement;
   if (!element || typeof ResizeObserver === 'undefined') return observeElementRect(instance, cb);
-  const observer = new ResizeObserver(() => cb({ width: element.clientWidth, height: element.clientHeight }));
+  const observer = new ResizeObserver(() => {
+    measured.add(instance);
+    cb({ width: element.clientWidth, height: element.clientHeight });
+  });
   observer.observe(element, { box: 'content-box' });
   return () => observer.disconnect();
 }
+
+/** Virtualisers whose viewport's own size has come in (until then their range is the window's guess). */
+const measured = new WeakSet<object>();
 
 /** The first render's guess at the viewport: the window (a list's viewport is never larger). */
 const windowRect = () => (typeof window === 'undefined' ? { width: 0, height: 0 } : { width: window.innerWidth, height: window.innerHeight });
@@ -45,8 +51,14 @@ export function useFleetWindow(fleet: FleetHandle, query: string, { rowHeight, o
   const { search, rows, setWindow, onLiveRows, find } = fleet;
 
   useEffect(() => search(query), [search, query]);
-  // a new search starts at the top
-  useEffect(() => virtual.scrollToOffset(0), [query, virtual]);
+  // a new search starts at the top; the first one is there already (a scroll asks the viewport's
+  // size and forces the page's layout inside the commit that draws the list)
+  const searched = useRef(query);
+  useEffect(() => {
+    if (searched.current === query) return;
+    searched.current = query;
+    virtual.scrollToOffset(0);
+  }, [query, virtual]);
 
   // the rows on screen, from the worker: asked again when the list changes or a row is missing
   const missing = held.version !== version || items.some((v) => !held.rows.has(v.index));
@@ -90,7 +102,11 @@ export function useFleetWindow(fleet: FleetHandle, query: string, { rowHeight, o
     if (!selectedSerial || !ready || scrolledTo.current === selectedSerial) return;
     scrolledTo.current = selectedSerial;
     void find(selectedSerial).then((f) => {
-      if (f && f.index >= 0) virtual.scrollToIndex(f.index, { align: 'auto' });
+      if (!f || f.index < 0) return;
+      // a row already on screen (the first sensor of the bare route, above all) needs no scroll,
+      // which would ask the viewport's size and force a layout
+      const shown = measured.has(virtual) ? virtual.range : null;
+      if (!(shown && f.index >= shown.startIndex && f.index <= shown.endIndex)) virtual.scrollToIndex(f.index, { align: 'auto' });
     });
   }, [selectedSerial, ready, find, virtual]);
 

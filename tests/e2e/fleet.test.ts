@@ -94,6 +94,24 @@ describe('a fleet of 2,000 sensors in the browser: the virtualised list, search,
     await page.close();
   });
 
+  it('a sensor opened by its link deep in the list is scrolled into view; the bare route\'s first sensor needs no scroll', { timeout: 60_000 }, async () => {
+    const page = await b.signedIn(s.url, 'owner@demo.test', { path: `${ORG}/sensors/${ALERTED.serial}`, timeout: 30_000 });
+    const current = list(page).locator(`[data-serial="${ALERTED.serial}"][aria-current="page"]`);
+    await current.waitFor();
+    const position = Number(await current.getAttribute('aria-posinset'));
+    expect(position).toBeGreaterThan(Math.ceil(900 / ROW_HEIGHT));
+    const viewport = list(page).locator('xpath=..');
+    const [box, view] = [await current.boundingBox(), await viewport.boundingBox()];
+    expect(box!.y).toBeGreaterThanOrEqual(view!.y - 1);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(view!.y + view!.height + 1);
+
+    await page.goto(`${s.url}${ORG}/sensors`);
+    await list(page).locator('[data-serial][aria-current="page"]').waitFor();
+    await page.waitForTimeout(500);
+    expect(await viewport.evaluate((el) => el.scrollTop)).toBe(0);
+    await expect.poll(() => list(page).locator('[aria-current="page"]').getAttribute('aria-posinset')).toBe('1');
+  });
+
   it('the map draws the first page of sensors while the whole list loads and says how many are in', { timeout: 120_000 }, async () => {
     // the page talks to the server through a proxy that holds the whole list (the data worker's
     // request without a limit) until released, as a slow list would be
