@@ -18,7 +18,7 @@ for (let i = 0; i < RUNS; i++) for (let s = 0; s < SIDES.length; s++) {
   const page = await ctx.newPage();
   await page.goto(SIDES[side] + PATH);
   await page.waitForFunction(() => (window as any).firstSeen !== undefined, null, { timeout: 60000, polling: 200 });
-  await page.waitForTimeout(1500);
+  await page.waitForTimeout(Number(process.env.AFTER ?? 1500));
   const r = await page.evaluate(() => ({ lt: (window as any).lt as [number, number][], drawn: (window as any).firstSeen as number }));
   const d = r.lt.map((x) => x[1]);
   res[side].max.push(Math.max(0, ...d)); res[side].tbt.push(d.reduce((a, x) => a + Math.max(0, x - 50), 0)); res[side].n.push(d.filter((x) => x > 50).length); res[side].drawn.push(r.drawn);

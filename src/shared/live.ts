@@ -4,6 +4,7 @@ import { liveMeasurementMessageSchema, type LiveSubscribe, type OrgLiveHandlers 
 import { liveTaskMessageSchema, type LiveTaskMessage } from '../contract/downlink-task.schema';
 import { liveConfig, onCloseLive } from './live-config';
 import { createLiveConnection } from './live-connection';
+import { openLinkedClient } from './live-link';
 import { afterFirstDraw } from './first-draw';
 import { orgFeed, parseLive } from './org-feed';
 
@@ -41,7 +42,7 @@ const brokerFromRuntimeConfig = async () => runtimeConfigSchema.parse(await (awa
 function connection() {
   if (live) return live;
   const cfg = liveConfig();
-  const page = { whenDrawn: afterFirstDraw, onDropped: (topic: string, reason: string) => reportDroppedLiveMessage(topic, reason) };
+  const page = { whenDrawn: afterFirstDraw, onDropped: (topic: string, reason: string) => reportDroppedLiveMessage(topic, reason), open: openLinkedClient };
   live = createLiveConnection(
     cfg
       ? { ...cfg, onStatus: cfg.onStatus ?? setLiveStatus, ...page }

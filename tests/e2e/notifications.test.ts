@@ -214,6 +214,10 @@ describe('notifications page at a fleet\'s size: pages, filters in the URL, live
     expect(await card.first().getAttribute('aria-label')).toBe('Low battery');
     await expect(card.first().getByRole('link', { name: 'VIEW' }).getAttribute('href')).resolves.toMatch(/\/org\/riverbend-water\/sensors\/F17E0001\?start=\d+&end=\d+$/);
     expect(await other.getByRole('article').count()).toBe(0);
+    // the feed's MQTT client is a worker of its own: mqtt.js is never fetched by the page itself
+    const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name));
+    expect(scripts.some((u) => /live-link\.worker-[\w-]+\.js$/.test(u))).toBe(true);
+    expect(scripts.filter((u) => /\/mqtt[.\w-]*\.js$/.test(u))).toEqual([]);
     await page.close();
     await other.close();
   });
