@@ -4,6 +4,7 @@ import wasm from 'vite-plugin-wasm';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 import { basename, resolve } from 'node:path';
+import { stagedEntry } from './vite.staged-entry';
 
 // The app is served by the product's own server (server/main.ts) from dist/.
 // In `vite dev` the API, identity, MQTT and ingest paths are proxied to it.
@@ -157,6 +158,8 @@ export default defineConfig({
     compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(html|css|js|mjs|json|svg|wasm|webmanifest|txt)$/, logLevel: 'silent' }),
     readerPwa,
     manifestOnlyInReader,
+    // last: rewrites the written index.html so its entry's chunks evaluate a task at a time
+    stagedEntry(),
   ],
   // shown to site admins in the profile menu
   define: { __BUILD_DATE__: JSON.stringify(new Date().toISOString()) },

@@ -80,6 +80,23 @@ describe('what each page loads (issue 34: code splitting)', () => {
     }
   });
 
+  it("index.html's entry evaluates a chunk at a time: its boot module imports every chunk the page preloads, each after the chunks it imports, the entry last", () => {
+    const html = readFileSync(join(DIST, 'index.html'), 'utf8');
+    const modules = [...html.matchAll(/<script type="module"[^>]*src="\/(assets\/[^"]+)"/g)].map((m) => m[1]);
+    expect(modules).toHaveLength(1);
+    expect(modules[0]).toMatch(/^assets\/boot-[\w-]+\.js$/);
+    const preloaded = [...html.matchAll(/<link rel="modulepreload" crossorigin href="\/assets\/([^"]+)">/g)].map((m) => m[1]);
+    const boot = readFileSync(join(DIST, modules[0]), 'utf8');
+    const steps = (JSON.parse(/for \(const f of (\[.*?\])\)/.exec(boot)![1]) as string[]).map((f) => f.replace(/^\.\//, ''));
+    // the entry (the chunk that draws the app) last, and every step asked for by the page itself
+    expect(steps.at(-1)).toMatch(/^index-[\w-]+\.js$/);
+    expect(new Set(steps)).toEqual(new Set(preloaded));
+    const staticImports = (file: string) => [...readFileSync(join(DIST, 'assets', file), 'utf8').matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)].map((m) => m[1]);
+    steps.forEach((file, i) => {
+      for (const dep of staticImports(file)) expect(steps.indexOf(dep), `${dep}, imported by ${file}`).toBeLessThan(i);
+    });
+  });
+
   it('the login page transfers at most 250 KiB of JavaScript', async () => {
     const page = await b.browser.newPage();
     try {
