@@ -129,6 +129,8 @@ function chunkGroups() {
     return seen;
   };
   return [
+    // React DOM's evaluation in a chunk of its own: a step of its own in the staged entry
+    { name: 'react-dom-init', test: /[\\/]src[\\/]app[\\/]react-dom-init\.ts$/, priority: 3 },
     { name: 'common', tags: ['$initial' as const], minShareCount: 2, entriesAware: true, priority: 2 },
     {
       name: (id: string, ctx: Rolldown.ChunkingContext) => ((reader ??= readerModules(ctx)).has(id) || reachesHeavy(id, ctx) || underHeavy(id, ctx) ? null : 'lazy'),

@@ -1,3 +1,4 @@
+import './react-dom-init'; // first: its own step of the staged entry
 import '../contract/csp-safe-zod'; // jitless Zod (also set by /zod-jitless.js before any chunk runs)
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
