@@ -1,26 +1,26 @@
 /// <reference lib="webworker" />
 // The page's MQTT client (src/shared/live-link.ts): mqtt.js evaluates, connects and parses packets
 // here, off the page's main thread; the page gets each message's topic and text.
-import mqtt, { type MqttClient } from 'mqtt';
+import { openMqttClient, type LiveClient } from '../src/shared/live-connection';
 import type { LinkReply, LinkRequest } from '../src/shared/live-link-protocol';
 
-let client: MqttClient | undefined;
+let client: Promise<LiveClient> | undefined;
 const reply = (m: LinkReply) => postMessage(m);
 
 addEventListener('message', (e: MessageEvent<LinkRequest>) => {
   const m = e.data;
   if (m.type === 'open') {
-    client = mqtt.connect(m.url, { username: 'jwt', password: m.token, reconnectPeriod: 0, resubscribe: false, protocolVersion: 4, connectTimeout: 10_000 });
-    client.on('connect', () => reply({ type: 'connect' }));
-    client.on('close', () => reply({ type: 'close' }));
-    client.on('error', () => {}); // a failed connect ends in 'close', which retries
-    client.on('message', (topic, payload) => reply({ type: 'message', topic, text: payload.toString() }));
-  } else if (m.type === 'subscribe') {
-    client?.subscribe(m.filter, { qos: 0 }, (err, granted) => reply({ type: 'subscribed', id: m.id, refused: !!err || !!granted?.some((g) => g.qos === 128) }));
-  } else if (m.type === 'unsubscribe') {
-    client?.unsubscribe(m.filter);
-  } else if (m.type === 'reconnect' && client) {
-    client.options.password = m.token;
-    client.reconnect();
+    client = openMqttClient(m.url, m.token, {
+      connect: () => reply({ type: 'connect' }),
+      close: () => reply({ type: 'close' }),
+      message: (topic, text) => reply({ type: 'message', topic, text }),
+    });
+    return;
   }
+  // requests that come while mqtt.js loads wait for it, in order
+  void client?.then((c) => {
+    if (m.type === 'subscribe') c.subscribe(m.filter, (refused) => reply({ type: 'subscribed', id: m.id, refused }));
+    else if (m.type === 'unsubscribe') c.unsubscribe(m.filter);
+    else if (m.type === 'reconnect') c.reconnect(m.token);
+  });
 });
