@@ -41,7 +41,7 @@ export function stagedEntry(html = 'index.html'): Plugin {
       const text = readFileSync(page, 'utf8');
       const tag = `<script type="module" crossorigin src="/${plan.entry}"></script>`;
       if (!text.includes(tag)) throw new Error(`staged entry: ${html} has no ${tag}`);
-      const source = bootSource(plan.order.map((f) => `./${f.replace(/^assets\//, '')}`).concat(`./${plan.entry.replace(/^assets\//, '')}`));
+      const source = bootSource([...plan.order, plan.entry].map((f) => `./${f.replace(/^assets\//, '')}`));
       const boot = `assets/boot-${createHash('sha256').update(source).digest('base64url').slice(0, 8)}.js`;
       const staged = text.replace(tag, `<script type="module" crossorigin src="/${boot}"></script>\n    <link rel="modulepreload" crossorigin href="/${plan.entry}">`);
       writeCompressed(join(outDir, boot), source);
