@@ -5,6 +5,7 @@ import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 import { basename, resolve } from 'node:path';
 import { stagedEntry } from './vite.staged-entry';
+import { batchedPreload } from './vite.batched-preload';
 
 // The app is served by the product's own server (server/main.ts) from dist/.
 // In `vite dev` the API, identity, MQTT and ingest paths are proxied to it.
@@ -153,6 +154,8 @@ function chunkFileName(chunk: { name: string; moduleIds: string[] }): string {
 
 export default defineConfig({
   plugins: [
+    // Vite's preload helper, its module preload links appended a few per task
+    batchedPreload(),
     react(),
     wasm(),
     // every text file and the WASM core written beside itself as .br and .gz; the server sends the

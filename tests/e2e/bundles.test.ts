@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { useBrowser } from './session';
@@ -95,6 +95,14 @@ describe('what each page loads (issue 34: code splitting)', () => {
     steps.forEach((file, i) => {
       for (const dep of staticImports(file)) expect(steps.indexOf(dep), `${dep}, imported by ${file}`).toBeLessThan(i);
     });
+  });
+
+  it("lazy chunks are preloaded by src/shared/preload-helper.ts (a few links a task), not by Vite's own helper", () => {
+    const scripts = readdirSync(join(DIST, 'assets')).filter((f) => f.endsWith('.js'));
+    const withHelper = scripts.filter((f) => existsSync(join(DIST, 'assets', `${f}.map`)) && (JSON.parse(readFileSync(join(DIST, 'assets', `${f}.map`), 'utf8')) as { sources: string[] }).sources.some((s) => s.endsWith('src/shared/preload-helper.ts')));
+    expect(withHelper.length).toBeGreaterThan(0);
+    // Vite's helper resolves each dependency with import.meta.resolve; ours does not
+    expect(scripts.filter((f) => readFileSync(join(DIST, 'assets', f), 'utf8').includes('import.meta.resolve'))).toEqual([]);
   });
 
   it('the login page transfers at most 250 KiB of JavaScript', async () => {
