@@ -126,9 +126,13 @@ export const UplotChart = memo(function UplotChart(props: UplotChartProps) {
     };
     const u = new uPlot(opts, EMPTY, el);
     plot.current = u;
-    live.current.onPlotWidth(u.bbox.width);
-    // what arrived before it was made
-    drawNow();
+    // the plot's width to the page (a React render) and what arrived before it was made, in the
+    // next task: uPlot's DOM and layout, and the page's render with the first data drawn, are two
+    // tasks of a page's load, not one (docs/performance.md)
+    const first = window.setTimeout(() => {
+      live.current.onPlotWidth(u.bbox.width);
+      if (drawnAt.current === -Infinity) drawNow();
+    });
     let lastWidth = el.clientWidth;
     const resize = new ResizeObserver(() => {
       const w = el.clientWidth;
@@ -139,6 +143,7 @@ export const UplotChart = memo(function UplotChart(props: UplotChartProps) {
     });
     resize.observe(el);
     return () => {
+      window.clearTimeout(first);
       resize.disconnect();
       cancelAnimationFrame(frame.current);
       tooltip.destroy();
