@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { elementScroll, observeElementRect, useVirtualizer, type VirtualizerOptions, type Virtualizer } from '@tanstack/react-virtual';
 import type { SensorSummary } from '../domain/sensor-summary';
 import type { FleetHandle } from './use-fleet';
 
@@ -22,6 +22,22 @@ export function observeRectAfterLayout(instance: Virtualizer<HTMLDivElement, Ele
   return () => observer.disconnect();
 }
 
+/** Virtualisers that have moved their viewport (or been asked to: a scroll to where it is included). */
+const scrolled = new WeakSet<object>();
+
+/**
+ * TanStack Virtual's scroll without its first write of the offset the viewport is already at: a
+ * virtualiser scrolls its new viewport to its offset (0) in the layout effect of the list's first
+ * commit, and a scroll makes the browser lay the whole page out in that task, before it has drawn
+ * it once (a sensors page loading task over 50 ms, benchmark 22). Any other write is made, and
+ * once one has been, every later one is.
+ */
+export const scrollAfterFirst: VirtualizerOptions<HTMLDivElement, Element>['scrollToFn'] = (offset, options, instance) => {
+  if (!scrolled.has(instance) && offset + (options.adjustments ?? 0) === 0 && (instance.scrollOffset ?? 0) === 0) return;
+  scrolled.add(instance);
+  elementScroll(offset, options, instance);
+};
+
 /** Virtualisers whose viewport's own size has come in (until then their range is the window's guess). */
 const measured = new WeakSet<object>();
 
@@ -43,7 +59,7 @@ export function useFleetWindow(fleet: FleetHandle, query: string, { rowHeight, o
   const count = ready?.count ?? 0;
   const version = ready?.version ?? 0;
   const viewport = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count, getScrollElement: () => viewport.current, estimateSize: () => rowHeight, overscan, observeElementRect: observeRectAfterLayout, initialRect: windowRect() });
+  const virtual = useVirtualizer({ count, getScrollElement: () => viewport.current, estimateSize: () => rowHeight, overscan, observeElementRect: observeRectAfterLayout, scrollToFn: scrollAfterFirst, initialRect: windowRect() });
   const items = virtual.getVirtualItems();
   const start = items[0]?.index ?? 0;
   const end = (items[items.length - 1]?.index ?? -1) + 1;
