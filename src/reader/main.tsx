@@ -1,5 +1,5 @@
 import '../contract/csp-safe-zod'; // jitless Zod (also set by /zod-jitless.js before any chunk runs)
-import '@mantine/core/styles.css';
+import '../shared/mantine.css'; // Mantine's sheets for the components the apps render (npm run gen:mantine-css)
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Button, Center, MantineProvider, Stack, Text, Title } from '@mantine/core';

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { useBrowser } from './session';
+import { componentsInBuild, MANTINE_CSS_FILE, mantineCssSource } from '../theme/mantine-css';
 
 const DIST = resolve('dist');
 /** The libraries a page may load only when it needs them (issue 34), by their path in node_modules. */
@@ -103,6 +104,21 @@ describe('what each page loads (issue 34: code splitting)', () => {
     expect(withHelper.length).toBeGreaterThan(0);
     // Vite's helper resolves each dependency with import.meta.resolve; ours does not
     expect(scripts.filter((f) => readFileSync(join(DIST, 'assets', f), 'utf8').includes('import.meta.resolve'))).toEqual([]);
+  });
+
+  it("the style sheets hold the rules of every Mantine class the scripts use, and src/shared/mantine.css is current (npm run gen:mantine-css)", () => {
+    const assets = readdirSync(join(DIST, 'assets'));
+    const classes = (text: string) => new Set(text.match(/\bm_[0-9a-f]{8}\b/g) ?? []);
+    const mantine = classes(readFileSync(resolve('node_modules/@mantine/core/styles.css'), 'utf8'));
+    const used = new Set<string>();
+    for (const f of assets.filter((a) => a.endsWith('.js'))) for (const c of classes(readFileSync(join(DIST, 'assets', f), 'utf8'))) if (mantine.has(c)) used.add(c);
+    const styled = new Set<string>();
+    for (const f of assets.filter((a) => a.endsWith('.css'))) for (const c of classes(readFileSync(join(DIST, 'assets', f), 'utf8'))) styled.add(c);
+    expect(used.size).toBeGreaterThan(100); // the check sees the components' class names
+    expect([...used].filter((c) => !styled.has(c)), 'Mantine classes with no rules: npm run gen:mantine-css').toEqual([]);
+    // and no more than those: the file is what the build's components call for
+    expect(readFileSync(MANTINE_CSS_FILE, 'utf8'), 'src/shared/mantine.css is stale: npm run gen:mantine-css').toBe(mantineCssSource(componentsInBuild(DIST)));
+    expect(styled.size).toBeLessThan(mantine.size);
   });
 
   it('the login page transfers at most 250 KiB of JavaScript', async () => {
