@@ -1,5 +1,4 @@
 import '../shared/mantine.css'; // Mantine's sheets for the components the app renders (npm run gen:mantine-css)
-import '@mantine/dates/styles.css';
 import '@mantine/notifications/styles.css';
 import { useMemo } from 'react';
 import { MantineProvider } from '@mantine/core';

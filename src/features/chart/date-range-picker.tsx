@@ -1,6 +1,7 @@
 import { memo, useCallback, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Button, Divider, Group, Popover, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { DatePicker } from '@mantine/dates';
+import '@mantine/dates/styles.css'; // with the pickers that need it, not on every page
 import { IconCalendar, IconChevronDown } from '@tabler/icons-react';
 import { DateTime } from 'luxon';
 import { dayOf, pickedDaysRange, PRESET_LABELS, type DatePreset, type TimeRange } from '../../domain/date-presets';
