@@ -188,11 +188,16 @@ export async function traceLongTasks(page: Page, label: string, during: (start: 
   // BENCH_TRACE_DIR: each trace's JSON kept there too (for chrome://tracing or Perfetto)
   if (process.env.BENCH_TRACE_DIR) (await import('node:fs')).writeFileSync(`${process.env.BENCH_TRACE_DIR}/${label.replace(/\W+/g, '-')}-${Date.now()}.json`, buf);
   const events = (JSON.parse(buf.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-  // the busiest renderer's main thread: a navigation to another site may leave the first renderer (about:blank's) idle
+  // the page's renderer: the one that parsed a document of the page's origin (the full browser's
+  // own WebUI pages, the omnibox popup's among them, run in renderers of their own and can be busier
+  // during a load); else the busiest renderer's main thread (a navigation to another site may leave
+  // the first renderer, about:blank's, idle)
+  const origin = new URL(page.url()).origin;
+  const pagePids = new Set(events.filter((e) => e.name === 'ParseHTML' && String((e.args as { beginData?: { url?: string } } | undefined)?.beginData?.url ?? '').startsWith(origin)).map((e) => e.pid));
   const busy = new Map<string, number>();
   for (const x of events) if (x.name === 'RunTask' && x.dur) busy.set(`${x.pid}:${x.tid}`, (busy.get(`${x.pid}:${x.tid}`) ?? 0) + x.dur);
   const main = events
-    .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+    .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && (pagePids.size === 0 || pagePids.has(e.pid)))
     .sort((a, b) => (busy.get(`${b.pid}:${b.tid}`) ?? 0) - (busy.get(`${a.pid}:${a.tid}`) ?? 0))
     .find((e) => (busy.get(`${e.pid}:${e.tid}`) ?? 0) > 1000);
   if (!main) return void process.stderr.write(`  trace ${label}: no renderer main thread found\n`);
