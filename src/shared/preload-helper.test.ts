@@ -30,7 +30,9 @@ describe('the preload helper (vite.batched-preload.ts)', () => {
     const t = turns();
     const preload = createPreloader(document, '/', t.nextTask);
     const load = vi.fn(() => Promise.resolve('module'));
-    const deps = chunks(20);
+    // two whole batches and part of a third
+    const n = 2 * LINKS_PER_TASK + 2;
+    const deps = chunks(n);
     const done = preload(load, deps);
     // the first batch in the calling task: the chunk itself first
     expect(links('modulepreload')).toEqual(deps.slice(0, LINKS_PER_TASK).map((d) => `/${d}`));
@@ -44,8 +46,8 @@ describe('the preload helper (vite.batched-preload.ts)', () => {
     await t.give();
     expect(t.pending).toBe(0);
     // a later import's links start a new task's batch
-    preload(load, chunks(30).slice(20));
-    expect(links('modulepreload')).toHaveLength(20 + LINKS_PER_TASK);
+    preload(load, chunks(n + 2 * LINKS_PER_TASK).slice(n));
+    expect(links('modulepreload')).toHaveLength(n + LINKS_PER_TASK);
     for (const l of document.head.querySelectorAll<HTMLLinkElement>('link')) {
       expect(l.as).toBe('script');
       expect(l.crossOrigin).toBe('');
