@@ -18,8 +18,6 @@
 /** Module preload links appended per task. */
 export const LINKS_PER_TASK = 4;
 
-type Settled = { status: 'fulfilled'; value: unknown } | { status: 'rejected'; reason: unknown };
-
 /** The browser given a turn: `scheduler.yield` where there is one, else a message to ourselves. */
 const turn = (): Promise<void> =>
   (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler?.yield?.() ??
@@ -54,7 +52,7 @@ export function createPreloader(doc: Document, base: string, nextTask: () => Pro
   };
 
   return function preload<T>(baseModule: () => Promise<T>, deps?: string[]): Promise<T> {
-    let promise: Promise<Settled[] | void> = Promise.resolve();
+    let promise: Promise<PromiseSettledResult<void | undefined>[] | void> = Promise.resolve();
     if (deps && deps.length > 0) {
       let present: { all: Set<string>; styles: Set<string> } | undefined;
       const nonceMeta = doc.querySelector<HTMLMetaElement>('meta[property=csp-nonce]');
@@ -94,7 +92,7 @@ export function createPreloader(doc: Document, base: string, nextTask: () => Pro
         seen[href] = loaded;
         return loaded;
       });
-      promise = Promise.all(each.map((p) => Promise.resolve(p).then((value): Settled => ({ status: 'fulfilled', value }), (reason: unknown): Settled => ({ status: 'rejected', reason }))));
+      promise = Promise.allSettled(each);
     }
     const handlePreloadError = (err: unknown): never => {
       const e = new Event('vite:preloadError', { cancelable: true }) as Event & { payload?: unknown };
