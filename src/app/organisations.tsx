@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useState } from 'react';
+import { createContext, startTransition, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import { Button } from '@mantine/core';
 import { IconCloudOff } from '@tabler/icons-react';
 import { Navigate, Outlet } from 'react-router-dom';
@@ -43,13 +43,20 @@ export function OrgsGate() {
   const auth = useAuthRef();
   const config = useConfig();
   const [load, setLoad] = useState<Load>({ status: 'loading' });
+  const shown = useRef(false);
 
   const refresh = useCallback(async (options?: RefreshOptions) => {
     try {
       // the first read was begun beside the user's (src/shared/early-reads.ts)
       const { organisations } = await readEarly('/organisations', organisationListSchema);
       // a legacy zone name (NZST) would throw in every formatter: each page gets an IANA zone
-      setLoad({ status: 'ready', organisations: organisations.map((o) => ({ ...o, locale: { ...o.locale, timezone: normaliseTimeZone(o.locale.timezone) } })) });
+      const ready: Load = { status: 'ready', organisations: organisations.map((o) => ({ ...o, locale: { ...o.locale, timezone: normaliseTimeZone(o.locale.timezone) } })) };
+      // the first list draws the whole frame and its page: a transition, rendered in slices that
+      // yield to the browser (docs/performance.md); a refresh, which callers await before they
+      // navigate, is committed at once
+      if (shown.current) setLoad(ready);
+      else startTransition(() => setLoad(ready));
+      shown.current = true;
     } catch (err) {
       // A rejected token is a failed token check: sign out and come back here after login.
       if (err instanceof ApiError && (err.status === 401 || err.code === 'NOT_LOGGED_IN')) auth.send({ type: 'SESSION_EXPIRED' });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { OrgLiveHandlers } from '../contract/live.schema';
 import type { Sensor } from '../contract/sensor.schema';
 import type { SensorSummary } from '../domain/sensor-summary';
@@ -160,7 +160,11 @@ export function useFleet(orgId: string): FleetHandle {
       const w = dataWorker();
       const show = async (loaded: FleetLoaded) => {
         const first = loaded.total > 0 ? (await w.fleetRows(0, 1)).rows[0]?.sensor : undefined;
-        setState((prev) => ({
+        // the first list draws the sensors page (and the first sensor's dashboard beside it): a
+        // transition, rendered in slices that yield to the browser (docs/performance.md); later
+        // loads, which callers await before they navigate, are committed at once
+        const commit = quiet || loads.current > 0 ? (f: () => void) => f() : startTransition;
+        commit(() => setState((prev) => ({
           status: 'ready',
           total: loaded.total,
           count: loaded.count,
@@ -170,7 +174,7 @@ export function useFleet(orgId: string): FleetHandle {
           partial: !loaded.complete,
           // a search answered meanwhile is newer than this load's list (versions only grow)
           ...(prev.status === 'ready' && prev.version > loaded.version ? { count: prev.count, version: prev.version } : {}),
-        }));
+        })));
         if (loaded.invalid.length > 0 && !quiet && loaded.complete) {
           const shown = loaded.invalid.slice(0, 5).map((x) => `${x.serial} (${x.fields.join(', ')})`);
           void reportClientError('error', new Error(`Sensor records with invalid values: ${shown.join('; ')}${loaded.invalid.length > 5 ? ` and ${loaded.invalid.length - 5} more` : ''}`));

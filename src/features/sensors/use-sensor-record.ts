@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { sensorResponseSchema, type Sensor } from '../../contract/sensor.schema';
 import { messageForError } from '../../domain/messages';
 import { ApiError } from '../../shared/api';
@@ -32,7 +32,9 @@ export function useSensorRecord(orgId: string, serial: string): SensorRecordStat
         // a dashboard opened by link finds its record's read begun beside the user's (src/shared/early-reads.ts)
         const { sensor } = await readEarly(sensorRecordPath(orgId, serial), sensorResponseSchema, ctrl.signal);
         if (ctrl.signal.aborted || (saved.current.id === sensor.id && saved.current.at > started)) return;
-        setHeld((prev) => (prev.serial === serial && prev.status === 'ready' && JSON.stringify(prev.sensor) === JSON.stringify(sensor) ? prev : { serial, status: 'ready', sensor }));
+        // the record draws the whole dashboard: a transition, rendered in slices that yield to the
+        // browser (docs/performance.md)
+        startTransition(() => setHeld((prev) => (prev.serial === serial && prev.status === 'ready' && JSON.stringify(prev.sensor) === JSON.stringify(sensor) ? prev : { serial, status: 'ready', sensor })));
       } catch (err) {
         if (ctrl.signal.aborted || (err as Error).name === 'AbortError') return;
         // not in this organisation (a mistyped or former serial): the sensors route, as for any unknown sub-path
