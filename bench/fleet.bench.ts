@@ -29,7 +29,7 @@ import { deriveDeviceKey } from '../server/seed/device-keys';
 import { openDb, type Queryable } from '../server/db/db';
 import { SUMMARY_ROWS_SQL } from '../server/gateway/sensors.routes';
 import { SEARCH_DEBOUNCE_MS } from '../src/domain/sensor-search';
-import { median, type BenchRow } from './bench-kit';
+import { median, viteBuild, type BenchRow } from './bench-kit';
 import type { LoadResult } from './ingest-load';
 import { busyTask, profileMainThread, traceLongTasks } from './chart-page';
 import { startYearServer } from './chart-year.bench';
@@ -166,6 +166,73 @@ async function searchTo(page: Page, text: string): Promise<number> {
   await page.getByLabel('Search sensors').fill(text);
   await page.waitForFunction(() => (window as unknown as { changedAt?: number }).changedAt !== undefined, null, { polling: 20, timeout: 60_000 });
   return page.evaluate(() => ((window as unknown as { changedAt: number; searchAt: number }).changedAt - (window as unknown as { searchAt: number }).searchAt));
+}
+
+/**
+ * Clicks (a real click) the k-th row on screen of those not open, then ms from the click to the
+ * frame with that sensor's dashboard: its name in the page's h1 at its own address.
+ */
+async function switchTo(page: Page, k: number): Promise<number> {
+  const row = await page.evaluate((k) => {
+    const list = document.querySelector('[role=list][aria-label=Sensors]')!;
+    const view = list.parentElement!.getBoundingClientRect();
+    const on = [...list.querySelectorAll<HTMLElement>('a[data-serial]:not([data-active])')]
+      .map((r) => ({ r, b: r.getBoundingClientRect() }))
+      .filter(({ b }) => b.top >= view.top && b.bottom <= view.bottom)
+      .sort((a, b) => a.b.top - b.b.top);
+    const { r, b } = on[Math.min(k, on.length - 1)];
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2, name: r.querySelector('[data-part=name]')!.textContent!, serial: r.dataset.serial! };
+  }, k);
+  await page.evaluate(`(() => {
+    const w = window; w.clickAt = undefined; w.shownAt = undefined;
+    document.addEventListener('click', () => (w.clickAt = performance.now()), { once: true, capture: true });
+    const check = (t) => { const h = document.querySelector('h1'); if (w.clickAt !== undefined && h && h.textContent === ${JSON.stringify(row.name)} && location.pathname.endsWith('/' + ${JSON.stringify(row.serial)})) w.shownAt = t; else requestAnimationFrame(check); };
+    requestAnimationFrame(check);
+  })()`);
+  await page.mouse.click(row.x, row.y);
+  await page.waitForFunction(() => (window as unknown as { shownAt?: number }).shownAt !== undefined, null, { polling: 20, timeout: 60_000 });
+  return page.evaluate(() => (window as unknown as { shownAt: number }).shownAt - (window as unknown as { clickAt: number }).clickAt);
+}
+
+interface Switching {
+  /** Click to the dashboard drawn (ms), for each row clicked. */
+  ms: number[];
+  /** Long tasks from the first click to 1.5 s after the last dashboard. */
+  long: number[];
+}
+
+/** The sensors page opened, then three rows on screen opened in turn, each dashboard given 1.5 s (its chart's first data) before the next click. */
+async function switching(browser: Browser, side: Side): Promise<Switching> {
+  const page = await openTab(browser, side);
+  try {
+    await page.goto(`${side.url}${ORG}/sensors`, { waitUntil: 'commit' });
+    await seen(page, 'rows');
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 1_500)));
+    const t = await page.evaluate(() => performance.now());
+    const ms: number[] = [];
+    for (const k of [2, 5, 8]) {
+      ms.push(await switchTo(page, k));
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 1_500)));
+    }
+    const long = await longSince(page, t);
+    await proveObserver(page);
+    return { ms, long };
+  } finally {
+    await page.context().close();
+  }
+}
+
+/** Switching at a size against the demo's: click to the dashboard drawn, and the longest task meanwhile. */
+function switchingRow(size: string, ours: Switching, demo: Switching): BenchRow {
+  return {
+    bench: '22 fleet',
+    what: `switching between sensors' dashboards at ${size} vs the demo's ${DEMO}: a click on a row on screen to its dashboard drawn (3 rows in turn, medians)`,
+    ours: median(ours.ms),
+    baseline: median(demo.ms),
+    target: null,
+    reportAs: 'cost',
+    note: `${size}: ${fmt(ours.ms)} ms, longest task ${Math.max(0, ...ours.long).toFixed(0)} (${ours.long.filter((d) => d > 50).length} over 50 ms); ${DEMO}: ${fmt(demo.ms)} ms, longest ${Math.max(0, ...demo.long).toFixed(0)}`,
+  };
 }
 
 /** Scrolls the list by the wheel (20 steps of 3,000 px, a frame each), then jumps half way and to the end. */
@@ -371,7 +438,6 @@ async function firstOn(browser: Browser, side: Side, path: string, probe: string
 let reactDomModule: string | undefined;
 async function reactDomAlone(browser: Browser, side: Side): Promise<number> {
   if (!reactDomModule) {
-    const { build } = await import('vite');
     // inside the project, so that the entry's import resolves to the product's own React DOM
     const cache = join(process.cwd(), 'node_modules', '.cache');
     (await import('node:fs')).mkdirSync(cache, { recursive: true });
@@ -379,7 +445,7 @@ async function reactDomAlone(browser: Browser, side: Side): Promise<number> {
     try {
       const entry = join(dir, 'react-dom-alone.js');
       (await import('node:fs')).writeFileSync(entry, `import { createRoot } from 'react-dom/client';\nglobalThis.__reactDom = createRoot;\n`);
-      const out = (await build({ configFile: false, root: process.cwd(), logLevel: 'silent', mode: 'production', build: { write: false, modulePreload: false, minify: true, rollupOptions: { input: entry } } })) as { output: { type: string; code?: string; isEntry?: boolean }[] } | { output: { type: string; code?: string; isEntry?: boolean }[] }[];
+      const out = (await viteBuild({ configFile: false, root: process.cwd(), logLevel: 'silent', mode: 'production', build: { write: false, modulePreload: false, minify: true, rollupOptions: { input: entry } } })) as { output: { type: string; code?: string; isEntry?: boolean }[] } | { output: { type: string; code?: string; isEntry?: boolean }[] }[];
       const chunks = (Array.isArray(out) ? out : [out]).flatMap((o) => o.output).filter((c) => c.type === 'chunk');
       if (chunks.length !== 1) throw new Error(`React DOM alone built as ${chunks.length} chunks, not one`);
       reactDomModule = chunks[0].code!;
@@ -632,6 +698,9 @@ export async function run(): Promise<BenchRow[]> {
       process.stderr.write(`  sensors page ${i + 1}: 10 sensors: ${timeline(small[i])}; 10,000: ${timeline(ten[i])}; React DOM alone: longest task ${floor[i].toFixed(0)} ms\n`);
     }
     load('after 10,000');
+    const switchDemo = await switching(browser, demo.side);
+    const switchTen = await switching(browser, fleet.side);
+    process.stderr.write(`  switching dashboards: 10 sensors ${fmt(switchDemo.ms)} ms (tasks over 50 ms ${fmt(switchDemo.long.filter((d) => d > 50)) || 'none'}); 10,000 ${fmt(switchTen.ms)} ms (${fmt(switchTen.long.filter((d) => d > 50)) || 'none'})\n`);
     const mapsTen: Awaited<ReturnType<typeof firstOn>>[] = [];
     for (let i = 0; i < RUNS; i++) {
       mapsTen.push(await firstOn(browser, fleet.side, '/map', 'map'));
@@ -685,7 +754,7 @@ export async function run(): Promise<BenchRow[]> {
         },
       ];
     };
-    rows.push(...tasksRows('10,000', ten, floor), ...mapRows('10,000', mapsTen));
+    rows.push(...tasksRows('10,000', ten, floor), switchingRow('10,000', switchTen, switchDemo), ...mapRows('10,000', mapsTen));
     if (MAX < 100_000) {
       if (LIVE_SECONDS > 0) rows.push(...liveRows(await live(browser, fleet.side, db, 10_000, LIVE_RATE, LIVE_SECONDS), '10,000'));
       await db.close();
@@ -705,6 +774,8 @@ export async function run(): Promise<BenchRow[]> {
       process.stderr.write(`  sensors page at 100,000, ${i + 1}: ${timeline(hundred[i])}; React DOM alone: longest task ${floorHundred[i].toFixed(0)} ms\n`);
     }
     const h = hundred[0];
+    const switchHundred = await switching(browser, fleet.side);
+    process.stderr.write(`  switching dashboards at 100,000: ${fmt(switchHundred.ms)} ms (tasks over 50 ms ${fmt(switchHundred.long.filter((d) => d > 50)) || 'none'})\n`);
     process.stderr.write(`  search at 100,000 (ms from the input to the list changed): ${QUERIES.map((q, i) => `"${q}" ${h.search[i].toFixed(0)}, cleared ${h.clear[i].toFixed(0)}`).join('; ')}\n`);
     load('after the sensors page at 100,000');
     const maps: Awaited<ReturnType<typeof firstOn>>[] = [];
@@ -731,6 +802,7 @@ export async function run(): Promise<BenchRow[]> {
         note: fmt(hundred.map((p) => p.firstRows)),
       },
       ...tasksRows('100,000', hundred, floorHundred),
+      switchingRow('100,000', switchHundred, switchDemo),
       {
         bench: '22 fleet',
         what: `search at 100,000: input to the list updated, less the spec's ${SEARCH_DEBOUNCE_MS} ms debounce, median of ${QUERIES.length} queries vs 100 ms`,
