@@ -173,16 +173,28 @@ async function searchTo(page: Page, text: string): Promise<number> {
  * frame with that sensor's dashboard: its name in the page's h1 at its own address.
  */
 async function switchTo(page: Page, k: number): Promise<number> {
-  const row = await page.evaluate((k) => {
-    const list = document.querySelector('[role=list][aria-label=Sensors]')!;
-    const view = list.parentElement!.getBoundingClientRect();
-    const on = [...list.querySelectorAll<HTMLElement>('a[data-serial]:not([data-active])')]
-      .map((r) => ({ r, b: r.getBoundingClientRect() }))
-      .filter(({ b }) => b.top >= view.top && b.bottom <= view.bottom)
-      .sort((a, b) => a.b.top - b.b.top);
-    const { r, b } = on[Math.min(k, on.length - 1)];
-    return { x: b.x + b.width / 2, y: b.y + b.height / 2, name: r.querySelector('[data-part=name]')!.textContent!, serial: r.dataset.serial! };
-  }, k);
+  // the rows on screen (wholly inside the list's viewport), polled by the page's own timer until there are k + 1
+  const row = await page.evaluate(
+    (k) =>
+      new Promise<{ x: number; y: number; name: string; serial: string }>((resolve, reject) => {
+        const until = performance.now() + 30_000;
+        const check = () => {
+          const list = document.querySelector('[role=list][aria-label=Sensors]');
+          const view = list?.parentElement?.getBoundingClientRect();
+          const on = !list || !view ? [] : [...list.querySelectorAll<HTMLElement>('a[data-serial]:not([data-active])')]
+            .map((r) => ({ r, b: r.getBoundingClientRect() }))
+            .filter(({ b }) => b.height > 0 && b.top >= view.top && b.bottom <= view.bottom)
+            .sort((a, b) => a.b.top - b.b.top);
+          if (on.length > k) {
+            const { r, b } = on[k];
+            resolve({ x: b.x + b.width / 2, y: b.y + b.height / 2, name: r.querySelector('[data-part=name]')!.textContent!, serial: r.dataset.serial! });
+          } else if (performance.now() > until) reject(new Error(`${on.length} rows on screen at ${location.pathname}, not ${k + 1}`));
+          else setTimeout(check, 50);
+        };
+        check();
+      }),
+    k,
+  );
   await page.evaluate(`(() => {
     const w = window; w.clickAt = undefined; w.shownAt = undefined;
     document.addEventListener('click', () => (w.clickAt = performance.now()), { once: true, capture: true });
