@@ -29,6 +29,7 @@ import { deriveDeviceKey } from '../server/seed/device-keys';
 import { openDb, type Queryable } from '../server/db/db';
 import { SUMMARY_ROWS_SQL } from '../server/gateway/sensors.routes';
 import { SEARCH_DEBOUNCE_MS } from '../src/domain/sensor-search';
+import type { Rollup } from 'vite';
 import { median, viteBuild, type BenchRow } from './bench-kit';
 import type { LoadResult } from './ingest-load';
 import { busyTask, profileMainThread, traceLongTasks } from './chart-page';
@@ -450,21 +451,20 @@ async function firstOn(browser: Browser, side: Side, path: string, probe: string
 let reactDomModule: string | undefined;
 async function reactDomAlone(browser: Browser, side: Side): Promise<number> {
   if (!reactDomModule) {
-    // inside the project, so that the entry's import resolves to the product's own React DOM
-    const cache = join(process.cwd(), 'node_modules', '.cache');
-    (await import('node:fs')).mkdirSync(cache, { recursive: true });
-    const dir = mkdtempSync(join(cache, 'tw-react-dom-'));
-    try {
-      const entry = join(dir, 'react-dom-alone.js');
-      (await import('node:fs')).writeFileSync(entry, `import { createRoot } from 'react-dom/client';\nglobalThis.__reactDom = createRoot;\n`);
-      const out = (await viteBuild({ configFile: false, root: process.cwd(), logLevel: 'silent', mode: 'production', build: { write: false, modulePreload: false, minify: true, rollupOptions: { input: entry } } })) as { output: { type: string; code?: string; isEntry?: boolean }[] } | { output: { type: string; code?: string; isEntry?: boolean }[] }[];
-      const chunks = (Array.isArray(out) ? out : [out]).flatMap((o) => o.output).filter((c) => c.type === 'chunk');
-      if (chunks.length !== 1) throw new Error(`React DOM alone built as ${chunks.length} chunks, not one`);
-      reactDomModule = chunks[0].code!;
-      process.stderr.write(`  React DOM alone: one module of ${kB(reactDomModule.length)}\n`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    // a virtual entry, as benchmarks 5 and 7 build theirs, resolved from the project's root: the product's own React DOM
+    const entry = `import { createRoot } from 'react-dom/client';\nglobalThis.__reactDom = createRoot;\n`;
+    const out = (await viteBuild({
+      root: process.cwd(),
+      configFile: false,
+      logLevel: 'silent',
+      mode: 'production',
+      plugins: [{ name: 'bench-entry', resolveId: (id) => (id === 'bench-entry' ? '\0bench-entry' : null), load: (id) => (id === '\0bench-entry' ? entry : null) }],
+      build: { write: false, modulePreload: false, minify: true, rollupOptions: { input: 'bench-entry' } },
+    })) as Rollup.RollupOutput | Rollup.RollupOutput[];
+    const chunks = (Array.isArray(out) ? out : [out]).flatMap((o) => o.output).filter((c) => c.type === 'chunk');
+    if (chunks.length !== 1) throw new Error(`React DOM alone built as ${chunks.length} chunks, not one`);
+    reactDomModule = chunks[0].code;
+    process.stderr.write(`  React DOM alone: one module of ${kB(reactDomModule.length)}\n`);
   }
   const page = await openTab(browser, side);
   try {
