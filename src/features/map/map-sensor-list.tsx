@@ -1,12 +1,14 @@
-import { useState } from 'react';
-import { Box, ColorSwatch, Group, ScrollArea, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { memo, useState, type MouseEvent } from 'react';
+import { Box, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { isMappable } from '../../domain/map-view';
 import { SEARCH_DEBOUNCE_MS } from '../../domain/sensor-search';
 import { displayStatus, STATUS_COLOUR, STATUS_LABEL } from '../../domain/sensor-status';
+import type { SensorSummary } from '../../domain/sensor-summary';
 import type { FleetHandle } from '../../shared/use-fleet';
 import { useFleetWindow } from '../../shared/use-fleet-window';
+import classes from './map-sensor-list.module.css';
 
 interface MapSensorListProps {
   fleet: FleetHandle;
@@ -17,65 +19,65 @@ interface MapSensorListProps {
 const ROW = 52;
 
 /**
+ * One row: re-renders only when its sensor (a new object after a live update), selection or place
+ * changes. Plain elements with the module's classes, as the sensors list's rows: rows mount on
+ * every scroll step, and at 10,000 sensors Mantine's components and style props in each row made
+ * the map page's first render and layout tasks of 50 to 150 ms (benchmark 22).
+ */
+const MapRow = memo(function MapRow({ sensor: s, index, top, active }: { sensor: SensorSummary | undefined; index: number; top: number; active: boolean }) {
+  const style = { height: ROW, transform: `translateY(${top}px)` };
+  if (!s) return <div role="listitem" aria-busy="true" data-index={index} className={classes.item} style={style} />;
+  const status = displayStatus(s);
+  return (
+    <button type="button" role="listitem" aria-current={active ? 'true' : undefined} data-serial={s.serial} data-status={status} className={classes.item} style={style}>
+      <span className={classes.swatch} style={{ background: `var(--mantine-color-${STATUS_COLOUR[status]}-6)` }} role="img" aria-label={`Status: ${STATUS_LABEL[status]}`} />
+      <span className={classes.text}>
+        <span className={classes.name}>
+          {s.name}
+        </span>
+        <span className={classes.serial}>
+          <span className={classes.mono}>{s.serial}</span>
+          {isMappable(s.latitude, s.longitude) ? '' : ' · no location'}
+        </span>
+      </span>
+    </button>
+  );
+});
+
+/**
  * The sensors beside the map (issue 16): the same selection as a click on the map, reachable by
  * keyboard and screen reader. Virtualised over the fleet in the data worker, which answers the
- * search, so a hundred thousand sensors cost a screenful of rows.
+ * search, so a hundred thousand sensors cost a screenful of rows. A click (or Enter or Space on a
+ * focused row) reaches the list, which selects the row's sensor: the rows take no handler of their
+ * own, so the page's renders leave them alone.
  */
 export function MapSensorList({ fleet, selectedSerial, onSelect }: MapSensorListProps) {
   const [query, setQuery] = useState('');
   const [debounced] = useDebouncedValue(query, SEARCH_DEBOUNCE_MS);
-  const { viewport, virtual: rows, count, ready, rowAt } = useFleetWindow(fleet, debounced, { rowHeight: ROW, overscan: 8, selectedSerial });
+  const { viewport, virtual: rows, items, count, ready, rowAt } = useFleetWindow(fleet, debounced, { rowHeight: ROW, overscan: 8, selectedSerial });
+  const pick = (e: MouseEvent<HTMLDivElement>) => {
+    const serial = (e.target as Element).closest<HTMLElement>('button[data-serial]')?.dataset.serial;
+    if (serial) onSelect(serial);
+  };
 
   return (
-    <Box h="100%" style={{ display: 'flex', flexDirection: 'column' }}>
+    <div className={classes.list}>
       <Box p="sm" pb="xs">
         <TextInput aria-label="Search sensors" placeholder="Search by name or serial" leftSection={<IconSearch size={16} />} value={query} onChange={(e) => setQuery(e.currentTarget.value)} />
       </Box>
-      <ScrollArea viewportRef={viewport} style={{ flex: 1 }} type="auto">
-        <Box role="list" aria-label="Sensors on the map" pos="relative" h={rows.getTotalSize()}>
-          {rows.getVirtualItems().map((v) => {
+      <div ref={viewport} className={classes.scroller}>
+        <div role="list" aria-label="Sensors on the map" className={classes.rows} style={{ height: rows.getTotalSize() }} onClick={pick}>
+          {items.map((v) => {
             const s = rowAt(v.index);
-            if (!s) return <Box key={`row-${v.index}`} role="listitem" aria-busy="true" pos="absolute" top={0} left={0} w="100%" h={ROW} style={{ transform: `translateY(${v.start}px)` }} />;
-            const status = displayStatus(s);
-            const active = s.serial === selectedSerial;
-            return (
-              <UnstyledButton
-                key={s.id || `row-${v.index}`}
-                role="listitem"
-                aria-current={active ? 'true' : undefined}
-                data-serial={s.serial}
-                data-status={status}
-                onClick={() => onSelect(s.serial)}
-                pos="absolute"
-                top={0}
-                left={0}
-                w="100%"
-                h={ROW}
-                px="sm"
-                style={{ transform: `translateY(${v.start}px)`, background: active ? 'var(--tw-selected-bg)' : undefined }}
-              >
-                <Group wrap="nowrap" gap="sm">
-                  <ColorSwatch color={`var(--mantine-color-${STATUS_COLOUR[status]}-6)`} size={14} withShadow={false} role="img" aria-label={`Status: ${STATUS_LABEL[status]}`} />
-                  <Box style={{ flex: 1, minWidth: 0 }}>
-                    <Text fw={600} size="sm" truncate>
-                      {s.name}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      <span style={{ fontFamily: 'var(--mantine-font-family-monospace)' }}>{s.serial}</span>
-                      {isMappable(s.latitude, s.longitude) ? '' : ' · no location'}
-                    </Text>
-                  </Box>
-                </Group>
-              </UnstyledButton>
-            );
+            return <MapRow key={s ? s.id || `row-${v.index}` : `row-${v.index}`} sensor={s} index={v.index} top={v.start} active={!!s && s.serial === selectedSerial} />;
           })}
-        </Box>
+        </div>
         {ready && count === 0 && (
           <Text c="dimmed" size="sm" ta="center" py="xl">
             No sensors match “{debounced.trim()}”.
           </Text>
         )}
-      </ScrollArea>
-    </Box>
+      </div>
+    </div>
   );
 }
