@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { CHUNK_ORDER_ID, createPreloader, LINKS_PER_TASK } from './preload-helper';
+import { createPreloader, LINKS_PER_TASK } from './preload-helper';
 
 /** A nextTask whose turns the test hands out one at a time. */
 function turns() {
@@ -106,51 +106,5 @@ describe('the preload helper (vite.batched-preload.ts)', () => {
     } finally {
       window.removeEventListener('vite:preloadError', listener);
     }
-  });
-
-  describe("the lazy chunk's graph evaluated a chunk a task (index.html's orders, vite.staged-entry.ts)", () => {
-    /** index.html's JSON: page's new chunks are c1, c3 and c2, in that order. */
-    const orders = () => {
-      const json = document.createElement('script');
-      json.type = 'application/json';
-      json.id = CHUNK_ORDER_ID;
-      json.textContent = JSON.stringify({ files: ['assets/page.js', 'assets/c1.js', 'assets/c2.js', 'assets/c3.js'], orders: { 0: [1, 3, 2] } });
-      document.head.append(json);
-    };
-
-    it('imports them in that order, one a turn, before the chunk itself; a later import of the same chunk stages nothing again', async () => {
-      orders();
-      const t = turns();
-      const log: string[] = [];
-      const preload = createPreloader(document, '/', t.nextTask, (url) => (log.push(new URL(url).pathname), Promise.resolve()));
-      const page = () => (log.push('page'), Promise.resolve('module'));
-      const done = preload(page, ['assets/page.css', 'assets/page.js', 'assets/c1.js', 'assets/c2.js', 'assets/c3.js']);
-      document.head.querySelector('link[rel=stylesheet]')!.dispatchEvent(new Event('load'));
-      // the first staged chunk; each next one only after the browser has had its turn
-      await vi.waitFor(() => expect(log).toEqual(['/assets/c1.js']));
-      for (let i = 0; i < 6 && log.length < 4; i++) await t.give();
-      await expect(done).resolves.toBe('module');
-      expect(log).toEqual(['/assets/c1.js', '/assets/c3.js', '/assets/c2.js', 'page']);
-      log.length = 0;
-      const again = preload(page, ['assets/page.js', 'assets/c1.js']);
-      for (let i = 0; i < 3; i++) await t.give();
-      await expect(again).resolves.toBe('module');
-      expect(log).toEqual(['page']);
-    });
-
-    it('a staged chunk that fails ends the staging and the chunk is imported all the same', async () => {
-      orders();
-      const log: string[] = [];
-      const preload = createPreloader(document, '/', () => Promise.resolve(), (url) => (log.push(new URL(url).pathname), url.endsWith('c3.js') ? Promise.reject(new Error('offline')) : Promise.resolve()));
-      await expect(preload(() => (log.push('page'), Promise.resolve('module')), ['assets/page.js', 'assets/c1.js', 'assets/c2.js', 'assets/c3.js'])).resolves.toBe('module');
-      expect(log).toEqual(['/assets/c1.js', '/assets/c3.js', 'page']);
-    });
-
-    it('without orders in the page (the reader\'s page, a test) the chunk is imported at once', async () => {
-      const importer = vi.fn(() => Promise.resolve());
-      const preload = createPreloader(document, '/', () => Promise.resolve(), importer);
-      await expect(preload(() => Promise.resolve('module'), ['assets/page.js', 'assets/c1.js'])).resolves.toBe('module');
-      expect(importer).not.toHaveBeenCalled();
-    });
   });
 });

@@ -13,12 +13,6 @@
  * Vite's order) in the calling task, the rest a task later each. A chunk the module loader reaches
  * before its link is appended is fetched once all the same: the link then finds it in the module
  * map. Style sheet links are appended at once, as Vite's are: the import waits for them.
- *
- * Then, where index.html gives the imported chunk's evaluation order (vite.staged-entry.ts,
- * `lazyOrders`), it imports the chunk's new static chunks one at a time in that order, giving the
- * browser a turn after each, before the chunk itself: the browser would have evaluated them all in
- * one task. A staged import that fails ends the staging; the chunk's own import then fails or not
- * as it would have.
  */
 
 /** Module preload links appended per task. */
@@ -33,44 +27,8 @@ const turn = (): Promise<void> =>
     c.port2.postMessage(0);
   });
 
-/** The id of index.html's JSON element with the lazy chunks' evaluation orders (vite.staged-entry.ts's CHUNK_ORDER_ID). */
-export const CHUNK_ORDER_ID = 'tw-chunk-order';
-
-/** The evaluation orders in `doc` by chunk (relative to the base), or none when the page has none or they do not parse. */
-function readOrders(doc: Document): Map<string, string[]> {
-  const byTarget = new Map<string, string[]>();
-  try {
-    const { files, orders } = JSON.parse(doc.getElementById(CHUNK_ORDER_ID)?.textContent || '{"files":[],"orders":{}}') as { files: string[]; orders: Record<string, number[]> };
-    for (const [target, order] of Object.entries(orders)) byTarget.set(files[Number(target)]!, order.map((i) => files[i]!));
-  } catch {
-    // no orders: every chunk's graph is evaluated as the browser does it
-  }
-  return byTarget;
-}
-
-/** Imports a module by its absolute URL (the build's own chunks). */
-const importUrl = (url: string): Promise<unknown> => import(/* @vite-ignore */ url);
-
-/**
- * A preload function over `doc`: deps are Vite's, relative to `base`; `nextTask` gives the browser
- * its turn between batches and between staged chunks; `importer` imports a staged chunk.
- */
-export function createPreloader(doc: Document, base: string, nextTask: () => Promise<void> = turn, importer: (url: string) => Promise<unknown> = importUrl) {
-  let orders: Map<string, string[]> | undefined;
-  /** Chunks a staged import has asked for (each evaluated once, by the first). */
-  const staged = new Set<string>();
-  /** The new static chunks of the chunk that `deps` (Vite's, the chunk itself first) are for, evaluated one a task. */
-  const stage = async (deps: string[] | undefined) => {
-    const target = deps?.find((d) => !d.endsWith('.css'));
-    if (!target) return;
-    orders ??= readOrders(doc);
-    for (const file of orders.get(target) ?? []) {
-      if (staged.has(file)) continue;
-      staged.add(file);
-      await importer(new URL(base + file, doc.baseURI).href);
-      await nextTask();
-    }
-  };
+/** A preload function over `doc`: deps are Vite's, relative to `base`; `nextTask` gives the browser its turn between batches. */
+export function createPreloader(doc: Document, base: string, nextTask: () => Promise<void> = turn) {
   /** Every href asked for: undefined once settled or for a script, the style sheet's load while it loads. */
   const seen: Record<string, Promise<void> | undefined> = {};
   const queue: HTMLLinkElement[] = [];
@@ -143,9 +101,8 @@ export function createPreloader(doc: Document, base: string, nextTask: () => Pro
       if (!e.defaultPrevented) throw err;
       return undefined as never;
     };
-    return promise.then(async (res) => {
+    return promise.then((res) => {
       for (const item of res || []) if (item.status === 'rejected') handlePreloadError(item.reason);
-      await stage(deps).catch(() => undefined);
       return baseModule().catch(handlePreloadError);
     });
   };
