@@ -38,6 +38,23 @@ export const scrollAfterFirst: VirtualizerOptions<HTMLDivElement, Element>['scro
   elementScroll(offset, options, instance);
 };
 
+/** How long a search waits for its answer before the list says it is searching (a quick one shows nothing). */
+export const SEARCHING_SHOWN_AFTER_MS = 150;
+
+/** `on` once it has held for `afterMs`; false again as soon as it is off. */
+function useSlow(on: boolean, afterMs: number): boolean {
+  const [slow, setSlow] = useState(false);
+  useEffect(() => {
+    if (!on) {
+      setSlow(false);
+      return;
+    }
+    const timer = setTimeout(() => setSlow(true), afterMs);
+    return () => clearTimeout(timer);
+  }, [on, afterMs]);
+  return on && slow;
+}
+
 /** Virtualisers whose viewport's own size has come in (until then their range is the window's guess). */
 const measured = new WeakSet<object>();
 
@@ -66,7 +83,17 @@ export function useFleetWindow(fleet: FleetHandle, query: string, { rowHeight, o
   const [held, setHeld] = useState<Held>({ version: -1, rows: new Map() });
   const { search, rows, setWindow, onLiveRows, find } = fleet;
 
-  useEffect(() => search(query), [search, query]);
+  // the query the worker has answered: a search at 100,000 sensors sent while the whole list is
+  // still coming waits for it (seconds on a slow line), and the list says it is searching meanwhile
+  const [answered, setAnswered] = useState(query);
+  useEffect(() => {
+    let live = true;
+    void search(query).then(() => live && setAnswered(query));
+    return () => {
+      live = false;
+    };
+  }, [search, query]);
+  const searching = useSlow(answered !== query, SEARCHING_SHOWN_AFTER_MS);
   // a new search starts at the top; the first one is there already (a scroll asks the viewport's
   // size and forces the page's layout inside the commit that draws the list)
   const searched = useRef(query);
@@ -132,6 +159,8 @@ export function useFleetWindow(fleet: FleetHandle, query: string, { rowHeight, o
     items,
     count,
     ready: !!ready,
+    /** A search has been waiting for the worker's answer for SEARCHING_SHOWN_AFTER_MS or more. */
+    searching,
     /** The held row at a position of the shown list (undefined while it is fetched). */
     rowAt: (i: number) => (held.version === version ? held.rows.get(i) : undefined),
   };

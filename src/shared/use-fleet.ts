@@ -30,8 +30,8 @@ export type FleetState =
 
 export interface FleetHandle {
   state: FleetState;
-  /** Searches in the worker (the view debounces); the state's count and version follow. */
-  search(query: string): void;
+  /** Searches in the worker (the view debounces); the state's count and version follow, then it resolves. */
+  search(query: string): Promise<void>;
   rows(start: number, end: number): Promise<FleetRows>;
   find(serial: string): Promise<{ index: number; sensor: SensorSummary } | undefined>;
   /** The rows the list holds: live updates answer the changed ones among them. */
@@ -240,12 +240,14 @@ export function useFleet(orgId: string): FleetHandle {
     return () => void listeners.current.delete(l);
   }, []);
 
-  const search = useCallback((query: string) => {
-    void dataWorker()
-      .fleetSearch(query)
-      .then((r) => setState((prev) => (prev.status === 'ready' ? { ...prev, ...r } : prev)))
-      .catch(() => undefined);
-  }, []);
+  const search = useCallback(
+    (query: string) =>
+      dataWorker()
+        .fleetSearch(query)
+        .then((r) => setState((prev) => (prev.status === 'ready' ? { ...prev, ...r } : prev)))
+        .catch(() => undefined),
+    [],
+  );
 
   const reload = useCallback(() => {
     // a retry after a failed load shows it loading again (a reload of a list shown keeps it until the new one is in)

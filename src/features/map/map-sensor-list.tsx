@@ -1,5 +1,5 @@
 import { memo, useState, type MouseEvent } from 'react';
-import { Box, Text, TextInput } from '@mantine/core';
+import { Box, Loader, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { isMappable } from '../../domain/map-view';
@@ -54,7 +54,7 @@ const MapRow = memo(function MapRow({ sensor: s, index, top, active }: { sensor:
 export function MapSensorList({ fleet, selectedSerial, onSelect }: MapSensorListProps) {
   const [query, setQuery] = useState('');
   const [debounced] = useDebouncedValue(query, SEARCH_DEBOUNCE_MS);
-  const { viewport, virtual: rows, items, count, ready, rowAt } = useFleetWindow(fleet, debounced, { rowHeight: ROW, overscan: 8, selectedSerial });
+  const { viewport, virtual: rows, items, count, ready, searching, rowAt } = useFleetWindow(fleet, debounced, { rowHeight: ROW, overscan: 8, selectedSerial });
   const pick = (e: MouseEvent<HTMLDivElement>) => {
     const serial = (e.target as Element).closest<HTMLElement>('button[data-serial]')?.dataset.serial;
     if (serial) onSelect(serial);
@@ -63,10 +63,10 @@ export function MapSensorList({ fleet, selectedSerial, onSelect }: MapSensorList
   return (
     <div className={classes.list}>
       <Box p="sm" pb="xs">
-        <TextInput aria-label="Search sensors" placeholder="Search by name or serial" leftSection={<IconSearch size={16} />} value={query} onChange={(e) => setQuery(e.currentTarget.value)} />
+        <TextInput aria-label="Search sensors" placeholder="Search by name or serial" leftSection={searching ? <Loader size={14} aria-label="Searching" /> : <IconSearch size={16} />} value={query} onChange={(e) => setQuery(e.currentTarget.value)} />
       </Box>
       <div ref={viewport} className={classes.scroller}>
-        <div role="list" aria-label="Sensors on the map" className={classes.rows} style={{ height: rows.getTotalSize() }} onClick={pick}>
+        <div role="list" aria-label="Sensors on the map" aria-busy={searching || undefined} className={classes.rows} style={{ height: rows.getTotalSize() }} onClick={pick}>
           {items.map((v) => {
             const s = rowAt(v.index);
             return <MapRow key={s ? s.id || `row-${v.index}` : `row-${v.index}`} sensor={s} index={v.index} top={v.start} active={!!s && s.serial === selectedSerial} />;

@@ -124,7 +124,7 @@ function FleetMatches({ orgId, query, onMatches, onFailure }: { orgId: string; q
   const version = state.status === 'ready' ? state.version : -1;
   const failed = state.status === 'error' ? state.message : undefined;
   useEffect(() => onFailure(failed === undefined ? undefined : { reason: failed, retry: () => void reload() }), [failed, reload, onFailure]);
-  useEffect(() => search(query), [search, query]);
+  useEffect(() => void search(query), [search, query]);
   useEffect(() => {
     if (version < 0) return;
     let stale = false;

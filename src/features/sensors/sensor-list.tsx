@@ -87,7 +87,7 @@ const SensorRow = memo(function SensorRow({ sensor: s, index, count, top, active
 export function SensorList({ fleet, selectedSerial, sensorsUrl, unit }: SensorListProps) {
   const [query, setQuery] = useState('');
   const [debounced] = useDebouncedValue(query, SEARCH_DEBOUNCE_MS);
-  const { viewport, virtual, items, count, ready, rowAt } = useFleetWindow(fleet, debounced, { rowHeight: ROW_HEIGHT, overscan: OVERSCAN, selectedSerial });
+  const { viewport, virtual, items, count, ready, searching, rowAt } = useFleetWindow(fleet, debounced, { rowHeight: ROW_HEIGHT, overscan: OVERSCAN, selectedSerial });
 
   return (
     <Stack gap={0} h="100%">
@@ -95,7 +95,7 @@ export function SensorList({ fleet, selectedSerial, sensorsUrl, unit }: SensorLi
         <TextInput
           aria-label="Search sensors"
           placeholder="Search by name or serial"
-          leftSection={<IconSearch size={16} />}
+          leftSection={searching ? <Loader size={14} aria-label="Searching" /> : <IconSearch size={16} />}
           value={query}
           onChange={(e) => setQuery(e.currentTarget.value)}
           rightSection={query ? <CloseButton size="sm" aria-label="Clear search" onClick={() => setQuery('')} /> : null}
@@ -103,7 +103,7 @@ export function SensorList({ fleet, selectedSerial, sensorsUrl, unit }: SensorLi
       </Box>
       {/* a native scroller: Mantine's ScrollArea polls its scroll position on every animation frame while shown */}
       <div ref={viewport} className={classes.scroller}>
-        <div role="list" aria-label="Sensors" className={classes.rows} style={{ height: virtual.getTotalSize() }}>
+        <div role="list" aria-label="Sensors" aria-busy={searching || undefined} className={classes.rows} style={{ height: virtual.getTotalSize() }}>
           {items.map((v) => {
             const s = rowAt(v.index);
             return (
