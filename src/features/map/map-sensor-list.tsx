@@ -8,6 +8,7 @@ import { displayStatus, STATUS_COLOUR, STATUS_LABEL } from '../../domain/sensor-
 import type { SensorSummary } from '../../domain/sensor-summary';
 import type { FleetHandle } from '../../shared/use-fleet';
 import { useFleetWindow } from '../../shared/use-fleet-window';
+import list from '../../shared/fleet-list.module.css';
 import classes from './map-sensor-list.module.css';
 
 interface MapSensorListProps {
@@ -65,7 +66,7 @@ export function MapSensorList({ fleet, selectedSerial, onSelect }: MapSensorList
       <Box p="sm" pb="xs">
         <TextInput aria-label="Search sensors" placeholder="Search by name or serial" leftSection={searching ? <Loader size={14} aria-label="Searching" /> : <IconSearch size={16} />} value={query} onChange={(e) => setQuery(e.currentTarget.value)} />
       </Box>
-      <div ref={viewport} className={classes.scroller}>
+      <div ref={viewport} className={list.scroller}>
         <div role="list" aria-label="Sensors on the map" aria-busy={searching || undefined} className={classes.rows} style={{ height: rows.getTotalSize() }} onClick={pick}>
           {items.map((v) => {
             const s = rowAt(v.index);

@@ -11,6 +11,7 @@ import { NOT_AVAILABLE, type SensorSummary } from '../../domain/sensor-summary';
 import type { FleetHandle } from '../../shared/use-fleet';
 import { useFleetWindow } from '../../shared/use-fleet-window';
 import { SensorStatusIcon } from './sensor-status-icon';
+import list from '../../shared/fleet-list.module.css';
 import classes from './sensors.module.css';
 
 interface SensorListProps {
@@ -101,8 +102,7 @@ export function SensorList({ fleet, selectedSerial, sensorsUrl, unit }: SensorLi
           rightSection={query ? <CloseButton size="sm" aria-label="Clear search" onClick={() => setQuery('')} /> : null}
         />
       </Box>
-      {/* a native scroller: Mantine's ScrollArea polls its scroll position on every animation frame while shown */}
-      <div ref={viewport} className={classes.scroller}>
+      <div ref={viewport} className={list.scroller}>
         <div role="list" aria-label="Sensors" aria-busy={searching || undefined} className={classes.rows} style={{ height: virtual.getTotalSize() }}>
           {items.map((v) => {
             const s = rowAt(v.index);
