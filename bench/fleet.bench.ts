@@ -507,9 +507,14 @@ function mapRows(size: string, maps: MapPage[]): BenchRow[] {
   ];
 }
 
+/** A page's time in tasks over 50 ms (the line every long-task row draws). */
+const timeOver50 = (long: number[]) => long.filter((d) => d > 50).reduce((a, b) => a + b, 0);
+/** React DOM alone's longest tasks as a note says them (0: the observer saw none over 50 ms). */
+const floorText = (floors: number[]) => (floors.some((f) => f > 0) ? `${fmt(floors)} ms` : 'none over 50 ms');
+
 /** The map page's long tasks at 10,000 beside the demo's 10: how much of them the fleet's size adds. */
 function mapTasksRow(ten: MapPage[], demo: MapPage[]): BenchRow {
-  const time = (ms: MapPage[]) => ms.map((m) => m.long.filter((d) => d > 50).reduce((a, b) => a + b, 0));
+  const time = (ms: MapPage[]) => ms.map((m) => timeOver50(m.long));
   return {
     bench: '22 fleet',
     what: `map page at 10,000 vs the demo's ${DEMO}: time in tasks over 50 ms to a second after the first sensors, medians of ${ten.length} pages each, interleaved`,
@@ -721,7 +726,7 @@ export async function run(): Promise<BenchRow[]> {
       small.push(await sensorsPage(browser, demo.side, false, false, `demo ${i + 1}`));
       ten.push(await sensorsPage(browser, fleet.side, i === 0, false, `10,000 ${i + 1}`));
       floor.push(await reactDomAlone(browser, fleet.side));
-      process.stderr.write(`  sensors page ${i + 1}: 10 sensors: ${timeline(small[i])}; 10,000: ${timeline(ten[i])}; React DOM alone: longest task ${floor[i] ? `${floor[i].toFixed(0)} ms` : 'none over 50 ms'}\n`);
+      process.stderr.write(`  sensors page ${i + 1}: 10 sensors: ${timeline(small[i])}; 10,000: ${timeline(ten[i])}; React DOM alone: longest task ${floorText([floor[i]])}\n`);
     }
     load('after 10,000');
     const switchDemo = await switching(browser, demo.side);
@@ -770,7 +775,7 @@ export async function run(): Promise<BenchRow[]> {
           ours: Math.max(0, ...all),
           baseline: 50,
           target: { kind: 'cost', value: 1 },
-          note: `load ${pages.map((q) => fmt(q.long.load) || 'none').join(' | ')}; scroll ${fmt(p.long.scroll) || 'none'}; search ${fmt(p.long.search) || 'none'}; React DOM alone ${floors.some((f) => f > 0) ? fmt(floors) : 'none over 50 ms'}`,
+          note: `load ${pages.map((q) => fmt(q.long.load) || 'none').join(' | ')}; scroll ${fmt(p.long.scroll) || 'none'}; search ${fmt(p.long.search) || 'none'}; React DOM alone ${floorText(floors)}`,
         },
         {
           bench: '22 fleet',
@@ -780,12 +785,12 @@ export async function run(): Promise<BenchRow[]> {
           baseline: Math.max(median(floors), 50),
           target: null,
           reportAs: 'cost',
-          note: `sensors page ${fmt(longest)} (0: none over 50 ms); React DOM alone ${floors.some((f) => f > 0) ? fmt(floors) : 'none over 50 ms'}`,
+          note: `sensors page ${fmt(longest)} (0: none over 50 ms); React DOM alone ${floorText(floors)}`,
         },
       ];
     };
     // the loads' tasks over 50 ms beside the demo's: what the fleet's size adds to them
-    const over = (pages: SensorsPage[]) => pages.map((q) => q.long.load.filter((d) => d > 50).reduce((a, b) => a + b, 0));
+    const over = (pages: SensorsPage[]) => pages.map((q) => timeOver50(q.long.load));
     const loadsRow: BenchRow = {
       bench: '22 fleet',
       what: `sensors page at 10,000 vs the demo's ${DEMO}: time in tasks over 50 ms while it loads, medians of ${RUNS} pages each, interleaved`,
@@ -812,7 +817,7 @@ export async function run(): Promise<BenchRow[]> {
     for (let i = 0; i < RUNS; i++) {
       hundred.push(await sensorsPage(browser, fleet.side, i === 0, i === 0, `100,000 ${i + 1}`));
       floorHundred.push(await reactDomAlone(browser, fleet.side));
-      process.stderr.write(`  sensors page at 100,000, ${i + 1}: ${timeline(hundred[i])}; React DOM alone: longest task ${floorHundred[i] ? `${floorHundred[i].toFixed(0)} ms` : 'none over 50 ms'}\n`);
+      process.stderr.write(`  sensors page at 100,000, ${i + 1}: ${timeline(hundred[i])}; React DOM alone: longest task ${floorText([floorHundred[i]])}\n`);
     }
     const h = hundred[0];
     const switchHundred = await switching(browser, fleet.side);
